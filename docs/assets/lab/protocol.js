@@ -1,0 +1,46 @@
+// The one message protocol between the page and the Python worker.
+//
+// Page -> worker:  {id, type: "boot"}            load Pyodide and the `lab` package
+//                  {id, type: "call", name, args} run lab.rpc function `name` on JSON `args`
+// Worker -> page:  {id, progress}                 zero or more, before the reply
+//                  {id, result}                   success (plain JSON made by Python)
+//                  {id, error: {message, kind, traceback?, fields?}}
+
+export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
+
+// Boot steps, in order, with the words the status line shows.
+export const BootStep = Object.freeze({
+  DOWNLOADING: "downloading",
+  STARTING: "starting",
+  LOADING_LAB: "loading-lab",
+});
+
+export const BOOT_STEP_TEXT = Object.freeze({
+  [BootStep.DOWNLOADING]: "Downloading Python…",
+  [BootStep.STARTING]: "Starting Python (about 13 MB, downloaded once)…",
+  [BootStep.LOADING_LAB]: "Loading the lab…",
+});
+
+/** A serialisable error reply from anything thrown in the worker. */
+export function errorReply(id, err) {
+  return {
+    id,
+    error: {
+      message: err?.message || String(err),
+      kind: err?.kind || err?.name || "Error",
+      traceback: err?.traceback,
+      fields: err?.fields,
+    },
+  };
+}
+
+/** The Error a caller receives for an {error} reply. */
+export class LabError extends Error {
+  constructor({ message, kind, traceback, fields }) {
+    super(message);
+    this.name = "LabError";
+    this.kind = kind;
+    this.traceback = traceback;
+    this.fields = fields;
+  }
+}

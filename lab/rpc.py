@@ -1,0 +1,52 @@
+"""The calls the browser may make into ``lab``, by name, JSON in and JSON out.
+
+The worker calls :func:`dispatch`; CPython tests call it too, so both runtimes
+exercise the same path. Replies are ``{"result": ...}`` or ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from lab.errors import LabError
+
+Progress = Callable[[dict[str, Any]], None]
+Call = Callable[[dict[str, Any], Progress], Any]
+
+
+def _ping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    return {"pong": args.get("value")}
+
+
+CALLS: dict[str, Call] = {
+    "ping": _ping,
+}
+
+
+def _ignore_progress(data: dict[str, Any]) -> None:
+    pass
+
+
+def dispatch(name: str, args_json: str, progress: Progress | None = None) -> str:
+    """Run ``CALLS[name]`` on the decoded arguments and encode its reply."""
+    try:
+        call = CALLS.get(name)
+        if call is None:
+            raise LabError(f"Unknown lab call {name!r}.")
+        result = call(json.loads(args_json), progress or _ignore_progress)
+        return json.dumps({"result": result}, allow_nan=False)
+    except LabError as err:
+        return json.dumps({"error": err.to_json()})
+    except Exception as err:
+        return json.dumps(
+            {
+                "error": {
+                    "kind": type(err).__name__,
+                    "message": str(err) or type(err).__name__,
+                    "traceback": traceback.format_exc(),
+                }
+            }
+        )

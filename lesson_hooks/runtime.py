@@ -1,0 +1,122 @@
+"""Vendor the Pyodide runtime and the ``lab`` package into the built site.
+
+This module is the one place that knows where the runtime lives: it copies
+the pinned npm ``pyodide`` files to ``VENDOR_DIR``, zips ``lab/`` into
+``LAB_DIR``, and writes ``LAB_DIR/runtime.json`` so the worker (served from
+``LAB_DIR``) finds both by relative URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import posixpath
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB_PACKAGE = ROOT / "lab"
+NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
+PACKAGE_LOCK = ROOT / "package-lock.json"
+
+VENDOR_DIR = "assets/vendor/pyodide"
+LAB_DIR = "assets/lab"
+RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+# Fixed zip timestamps keep the archive (and its hashed name) reproducible.
+_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class LabArchive:
+    name: str
+    content: bytes
+
+
+def locked_pyodide_version(lock: Path = PACKAGE_LOCK) -> str:
+    """The Pyodide version pinned in package-lock.json."""
+    try:
+        packages = json.loads(lock.read_text(encoding="utf-8"))["packages"]
+        return packages["node_modules/pyodide"]["version"]
+    except (OSError, KeyError, ValueError) as err:
+        raise PluginError(f"{lock}: cannot read the locked pyodide version ({err}).") from err
+
+
+def check_runtime(node_pyodide: Path = NODE_PYODIDE, lock: Path = PACKAGE_LOCK) -> str:
+    """Fail with a clear message unless node_modules holds the locked Pyodide."""
+    locked = locked_pyodide_version(lock)
+    manifest = node_pyodide / "package.json"
+    if not manifest.is_file():
+        raise PluginError(
+            f"The Pyodide runtime is missing ({manifest} not found). Run `npm ci` "
+            "(the README's commands do it for you)."
+        )
+    installed = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+    if installed != locked:
+        raise PluginError(
+            f"{node_pyodide} is Pyodide {installed}, but package-lock.json pins {locked}. "
+            "Run `npm ci` to install the locked version."
+        )
+    missing = [name for name in RUNTIME_FILES if not (node_pyodide / name).is_file()]
+    if missing:
+        raise PluginError(
+            f"Pyodide {locked} in {node_pyodide} lacks {', '.join(missing)}. Run `npm ci`."
+        )
+    return locked
+
+
+def build_lab_archive(package: Path = LAB_PACKAGE) -> LabArchive:
+    """Zip the ``lab`` package (sources only) under a content-hashed name."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(package.rglob("*.py")):
+            relative = path.relative_to(package.parent).as_posix()
+            info = zipfile.ZipInfo(relative, date_time=_ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes())
+    content = buffer.getvalue()
+    digest = hashlib.sha256(content).hexdigest()[:12]
+    return LabArchive(name=f"lab-{digest}.zip", content=content)
+
+
+def runtime_manifest(version: str, archive: LabArchive) -> dict[str, object]:
+    """What the worker reads; URLs are relative to LAB_DIR/runtime.json."""
+    vendor_from_lab = posixpath.relpath(VENDOR_DIR, LAB_DIR)
+    return {
+        "pyodide": {"version": version, "indexURL": f"{vendor_from_lab}/"},
+        "archive": archive.name,
+    }
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    version = check_runtime()
+    for name in RUNTIME_FILES:
+        files.append(
+            File.generated(
+                config, f"{VENDOR_DIR}/{name}", abs_src_path=str(NODE_PYODIDE / name)
+            )
+        )
+    archive = build_lab_archive()
+    files.append(File.generated(config, f"{LAB_DIR}/{archive.name}", content=archive.content))
+    manifest = json.dumps(runtime_manifest(version, archive), indent=2) + "\n"
+    files.append(File.generated(config, f"{LAB_DIR}/runtime.json", content=manifest))
+    return files
+
+
+def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
+    # A contributor editing lab/*.py wants the preview's archive rebuilt.
+    server.watch(str(LAB_PACKAGE))
+    return server

@@ -1,0 +1,95 @@
+"""Playwright fixtures: Chromium against the built site, failing on any page error."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import ConsoleMessage, Error, Page, Playwright
+
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in item.nodeid:
+            item.add_marker(pytest.mark.browser)
+
+
+def chromium_executable(playwright: Playwright) -> str | None:
+    """Playwright's own Chromium when installed, else Debian's (None = Playwright's)."""
+    if override := os.environ.get("CHROMIUM"):
+        return override
+    if Path(playwright.chromium.executable_path).exists():
+        return None
+    if DEBIAN_CHROMIUM.exists():
+        return str(DEBIAN_CHROMIUM)
+    pytest.fail("No Chromium: run `make test`, which installs one, or set CHROMIUM=/path.")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(
+    browser_type_launch_args: dict, playwright: Playwright
+) -> dict:
+    args = [*browser_type_launch_args.get("args", []), *CHROMIUM_FLAGS]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox.
+    launch = {**browser_type_launch_args, "args": args}
+    if executable := chromium_executable(playwright):
+        launch["executable_path"] = executable
+    return launch
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict, site) -> dict:
+    return {**browser_context_args, "base_url": site.url}
+
+
+class PageErrors:
+    """Console errors and uncaught exceptions seen by a page during one test."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self._allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        """Expect console errors matching ``pattern`` (e.g. a request the test blocks)."""
+        self._allowed.append(re.compile(pattern))
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console.error: {message.text} ({message.location})")
+
+    def on_page_error(self, error: Error) -> None:
+        self.errors.append(f"uncaught: {error.name}: {error.message}\n{error.stack}")
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self._allowed)]
+
+
+@pytest.fixture
+def page_errors(page: Page) -> Iterator[PageErrors]:
+    errors = PageErrors()
+    page.on("console", errors.on_console)
+    page.on("pageerror", errors.on_page_error)
+    yield errors
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_page_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    if "page" not in request.fixturenames:
+        yield
+        return
+    errors: PageErrors = request.getfixturevalue("page_errors")
+    yield
+    unexpected = errors.unexpected()
+    assert not unexpected, "The page logged errors:\n" + "\n".join(unexpected)
