@@ -4,4 +4,42 @@ Nothing here imports ``js`` or ``pyodide``; :mod:`lab.browser` is the only
 module that does, and only the worker imports it.
 """
 
-__all__: list[str] = []
+from lab.mapping import check_mapping
+from lab.sim import Experiment, StopExperiment, group_advantages, run_experiment
+from lab.sim_params import ParamError, SimParams, param_spec, validate_params
+from lab.sim_task import (
+    CLIMBING,
+    DEFAULT_HELD_OUT_PARTNERS,
+    DEFAULT_TRAINING_PARTNERS,
+    JointOutput,
+    Observation,
+    Partner,
+    UserFunctionError,
+    make_reward_fn,
+    penalty_table,
+    prompted_prior,
+    table_reward,
+)
+
+__all__ = [
+    "CLIMBING",
+    "DEFAULT_HELD_OUT_PARTNERS",
+    "DEFAULT_TRAINING_PARTNERS",
+    "Experiment",
+    "JointOutput",
+    "Observation",
+    "ParamError",
+    "Partner",
+    "SimParams",
+    "StopExperiment",
+    "UserFunctionError",
+    "check_mapping",
+    "group_advantages",
+    "make_reward_fn",
+    "param_spec",
+    "penalty_table",
+    "prompted_prior",
+    "run_experiment",
+    "table_reward",
+    "validate_params",
+]

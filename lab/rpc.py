@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.errors import LabError
+from lab.mapping import check_mapping
+from lab.sim import run_experiment
 
 Progress = Callable[[dict[str, Any]], None]
 Call = Callable[[dict[str, Any], Progress], Any]
@@ -21,8 +23,21 @@ def _ping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return {"pong": args.get("value")}
 
 
+def _check_mapping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    return check_mapping(args["spec"], args["placements"])
+
+
+def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    def report(update: int, partial: dict[str, Any]) -> None:
+        progress(partial)
+
+    return run_experiment(args.get("params"), report)
+
+
 CALLS: dict[str, Call] = {
     "ping": _ping,
+    "check_mapping": _check_mapping,
+    "run_simulation": _run_simulation,
 }
 
 

@@ -29,7 +29,7 @@ class Runtime {
 
   /** Boot the worker and the `lab` package; memoized until a failure or stop. */
   start() {
-    this.#booting ??= this.#boot();
+    this.#booting ??= this.#boot(BOOT_STEP_TEXT.downloading);
     return this.#booting;
   }
 
@@ -51,7 +51,8 @@ class Runtime {
    */
   stop(reason = "Stopped.") {
     this.#discard(new StoppedError(reason));
-    return this.start();
+    this.#booting = this.#boot(`${reason} Restarting Python…`);
+    return this.#booting;
   }
 
   subscribe(listener) {
@@ -60,8 +61,8 @@ class Runtime {
     return () => this.#listeners.delete(listener);
   }
 
-  async #boot() {
-    this.#setStatus(State.LOADING, BOOT_STEP_TEXT.downloading);
+  async #boot(firstMessage) {
+    this.#setStatus(State.LOADING, firstMessage);
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#worker = worker;
     worker.addEventListener("message", ({ data }) => this.#receive(data));

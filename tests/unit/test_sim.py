@@ -1,0 +1,487 @@
+"""The toy joint-reward simulation (lab.sim): what the lab page shows a reader, and relies on."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lab import (
+    CLIMBING,
+    DEFAULT_HELD_OUT_PARTNERS,
+    DEFAULT_TRAINING_PARTNERS,
+    Experiment,
+    JointOutput,
+    Observation,
+    ParamError,
+    SimParams,
+    StopExperiment,
+    UserFunctionError,
+    group_advantages,
+    param_spec,
+    prompted_prior,
+    run_experiment,
+    table_reward,
+    validate_params,
+)
+from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES, assemble
+
+SEEDS = range(20)
+LABELS = {"Observation", "Policy", "Action", "Reward", "Environment transition"}
+
+
+@pytest.fixture(scope="module")
+def default_runs() -> dict[int, dict[str, Any]]:
+    """The default experiment for seeds 0-19, shared by the seed-statistics tests."""
+    return {seed: run_experiment({"seed": seed}) for seed in SEEDS}
+
+
+# --- The lesson's claims, with default parameters -------------------------------------------
+
+
+def test_learned_beats_prompted_for_every_seed(default_runs: dict[int, dict[str, Any]]) -> None:
+    for seed, run in default_runs.items():
+        expected = run["expected_reward"]
+        assert expected["learned"] > expected["prompted"] + 1, seed
+        # What the curve shows: the last 20 updates of learning sit above prompted play.
+        tail = run["mean_reward"]["learned"][-20:]
+        prompted = run["mean_reward"]["prompted"]
+        assert sum(tail) / len(tail) > sum(prompted) / len(prompted), seed
+
+
+def test_default_table_is_the_climbing_game(default_runs: dict[int, dict[str, Any]]) -> None:
+    run = default_runs[0]
+    assert run["rewards"] == [list(row) for row in CLIMBING]
+    assert run["optimum"] == {"reward": 11.0, "cells": [[0, 0]]}
+    # The optimum needs both agents on the risky, coordinated response.
+    assert run["responses"]["helper"][0]["summary"] == "aux implements the core logic"
+    assert run["responses"]["main"][0]["summary"] == "main hands the whole job to aux"
+
+
+def test_independent_learners_settle_suboptimal_centralized_finds_optimum(
+    default_runs: dict[int, dict[str, Any]],
+) -> None:
+    suboptimal = centralized_optimal = 0
+    for run in default_runs.values():
+        learned = run["settled_on"]["learned"]
+        central = run["settled_on"]["centralized"]
+        if learned["probability"] >= 0.9 and not learned["optimal"]:
+            suboptimal += 1
+        if central["cell"] == [0, 0] and central["probability"] >= 0.9:
+            centralized_optimal += 1
+    assert suboptimal >= 15  # most seeds (20 of 20 at the time of writing)
+    assert centralized_optimal >= 18  # nearly all (20 of 20 at the time of writing)
+
+
+def test_joint_distributions_are_distributions(default_runs: dict[int, dict[str, Any]]) -> None:
+    for method, dist in default_runs[0]["joint_distribution"].items():
+        assert len(dist) == 3 and all(len(row) == 3 for row in dist), method
+        assert all(0.0 <= p <= 1.0 for row in dist for p in row), method
+        assert math.isclose(math.fsum(p for row in dist for p in row), 1.0), method
+
+
+# --- Partner generalization -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ego_trained_on_one_partner_fails_held_out_partners(seed: int) -> None:
+    run = run_experiment({"seed": seed}, training_partners=DEFAULT_TRAINING_PARTNERS[:1])
+    (trained,) = run["partners"]["training"]
+    assert trained["score"] > 10  # it learned the convention: hand the job to aux
+    assert [p["name"] for p in run["partners"]["held_out"]] == [
+        p.name for p in DEFAULT_HELD_OUT_PARTNERS
+    ]
+    for partner in run["partners"]["held_out"]:
+        assert partner["score"] < trained["score"] - 10, partner["name"]
+
+
+def test_default_partner_experiment_reports_both_sets(
+    default_runs: dict[int, dict[str, Any]],
+) -> None:
+    partners = default_runs[0]["partners"]
+    assert partners["ego"] == "main"
+    assert len(partners["training"]) == 2 and len(partners["held_out"]) == 3
+    assert partners["held_out_mean"] < partners["training_mean"] - 5
+    for entry in partners["training"] + partners["held_out"]:
+        assert set(entry) >= {"name", "description", "note", "score", "score_before_training"}
+
+
+def test_held_out_partners_are_never_trained_on() -> None:
+    experiment = Experiment({"updates": 30})
+    for _ in range(30):
+        experiment.step()
+    trained_notes = {key[4] for key in experiment.ego.logits}
+    assert trained_notes <= {p.note for p in DEFAULT_TRAINING_PARTNERS}
+    rephrased = DEFAULT_HELD_OUT_PARTNERS[0]
+    assert rephrased.note not in trained_notes
+    # An unseen note is an unseen observation: the ego falls back on the prompted prior.
+    unseen = ("main", 1, None, None, rephrased.note)
+    assert experiment.ego.probs(unseen) == pytest.approx(prompted_prior(Observation("main")))
+
+
+# --- One shared reward, from the joint output only ------------------------------------------
+
+
+def test_reward_function_only_ever_receives_the_joint_output() -> None:
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def spy(*args: Any, **kwargs: Any) -> float:
+        calls.append((args, kwargs))
+        return table_reward(args[0], CLIMBING)
+
+    run = run_experiment({"updates": 5, "turns": 2}, reward_fn=spy)
+    programs = {assemble(i, j).text for i in range(3) for j in range(3)}
+    assert calls
+    for args, kwargs in calls:
+        assert kwargs == {}
+        assert len(args) == 1 and isinstance(args[0], JointOutput)
+        assert args[0].text in programs
+    assert run["rewards"] == [list(row) for row in CLIMBING]
+
+
+def test_joint_output_names_no_author() -> None:
+    assert [f.name for f in dataclasses.fields(JointOutput)] == ["text"]
+    for i in range(3):
+        for j in range(3):
+            text = assemble(i, j).text
+            assert "helper" not in text.lower() and "main" not in text.lower()
+            assert HELPER_RESPONSES[i].code in text and MAIN_RESPONSES[j].code in text
+
+
+def test_both_agents_get_the_same_advantage(monkeypatch: pytest.MonkeyPatch) -> None:
+    experiment = Experiment({"updates": 10, "turns": 2})
+    seen: dict[str, list[list[float]]] = {"helper": [], "main": []}
+    for role in seen:
+        policy = getattr(experiment, role)
+        original = policy.reinforce
+
+        def record(
+            decisions: Any, advantages: list[float], step: float, _role=role, _original=original
+        ) -> None:
+            seen[_role].append(list(advantages))
+            _original(decisions, advantages, step)
+
+        monkeypatch.setattr(policy, "reinforce", record)
+    for _ in range(10):
+        experiment.step()
+    assert len(seen["helper"]) == 10
+    assert seen["helper"] == seen["main"]
+
+
+def test_replacing_the_verifier_changes_what_is_learned() -> None:
+    def favour_stub_and_delegate(joint_output: JointOutput) -> float:
+        text = joint_output.text
+        return 10.0 if "Stub" in text and "return aux(nums)" in text else 0.0
+
+    run = run_experiment({"seed": 1}, reward_fn=favour_stub_and_delegate)
+    assert run["settled_on"]["centralized"]["cell"] == [2, 0]
+    assert run["optimum"]["cells"] == [[2, 0]]
+
+
+def test_verifier_returning_a_non_number_is_refused_naming_the_joint_output() -> None:
+    def broken(joint_output: JointOutput) -> float:
+        return math.nan if "Stub" in joint_output.text else 1.0
+
+    with pytest.raises(UserFunctionError, match="finite number") as err:
+        run_experiment({"updates": 2}, reward_fn=broken)
+    assert "Stub: nothing to do here." in str(err.value)
+
+
+def test_prior_receives_observations_and_sets_prompted_play() -> None:
+    seen: list[Any] = []
+
+    def uniform(observation: Observation) -> list[float]:
+        seen.append(observation)
+        return [1.0, 1.0, 1.0]
+
+    run = run_experiment({"updates": 3, "turns": 2}, prior_fn=uniform)
+    assert seen and all(isinstance(o, Observation) for o in seen)
+    for row in run["joint_distribution"]["prompted"]:
+        assert row == pytest.approx([1 / 9] * 3)
+    with pytest.raises(UserFunctionError, match="three non-negative numbers"):
+        run_experiment({"updates": 1}, prior_fn=lambda observation: [1.0, -1.0, 1.0])
+
+
+# --- Observations, transitions and the recorded episode -------------------------------------
+
+
+def test_observation_is_a_readable_prompt_with_a_hashable_key() -> None:
+    first = Observation("main")
+    assert "You are the main agent" in first.text
+    assert "sum of the squares of the even numbers" in first.text
+    assert "Feedback" not in first.text
+    later = Observation("main", 2, 2, "The verifier scored the joint program 5.")
+    assert "Your last response:\ndef solve(nums):" in later.text
+    assert "The verifier scored the joint program 5." in later.text
+    assert hash(later.key) == hash(Observation.from_key(later.key).key)
+    assert Observation.from_key(later.key) == later
+    assert first.key != later.key
+
+
+def test_recorded_episode_labels_each_part_and_chains_the_prompts() -> None:
+    run = run_experiment({"turns": 2, "updates": 20, "seed": 4})
+    episode = run["episode"]
+    turn1, turn2 = episode["turns"]
+    labels = {turn1["reward"]["label"], turn1["transition"]["label"]}
+    for agent in turn1["agents"]:
+        labels |= {agent[part]["label"] for part in ("observation", "policy", "action")}
+    assert labels == LABELS
+    # The transition: each agent's next prompt is its turn-2 observation, with the feedback.
+    nxt = {o["agent"]: o["text"] for o in turn1["transition"]["next_observations"]}
+    for agent in turn2["agents"]:
+        assert agent["observation"]["text"] == nxt[agent["agent"]]
+        assert turn1["reward"]["text"].split(" Both")[0] in agent["observation"]["text"]
+    assert turn2["transition"]["next_observations"] == []
+    reward1, reward2 = turn1["reward"]["value"], turn2["reward"]["value"]
+    assert episode["episode_reward"] == pytest.approx((reward1 + reward2) / 2)
+    helper, main = turn1["agents"]
+    i = [r.id for r in HELPER_RESPONSES].index(helper["action"]["response"])
+    j = [r.id for r in MAIN_RESPONSES].index(main["action"]["response"])
+    assert turn1["joint_output"]["text"] == assemble(i, j).text
+    assert reward1 == run["rewards"][i][j]
+
+
+def test_two_turn_learning_still_beats_prompted() -> None:
+    for seed in range(3):
+        expected = run_experiment({"turns": 2, "seed": seed})["expected_reward"]
+        assert expected["learned"] > expected["prompted"]
+        assert expected["centralized"] > expected["learned"]
+
+
+# --- Progress and stopping ------------------------------------------------------------------
+
+
+def test_progress_reports_growing_curves_and_ends_with_the_last_update() -> None:
+    calls: list[tuple[int, dict[str, Any]]] = []
+    run_experiment({"updates": 45}, lambda i, partial: calls.append((i, partial)))
+    indices = [i for i, _ in calls]
+    assert indices == sorted(indices) and indices[-1] == 45 and len(indices) >= 10
+    for i, partial in calls:
+        assert partial["update"] == i and partial["updates"] == 45
+        assert all(len(curve) == i for curve in partial["mean_reward"].values())
+
+
+def test_returning_true_from_progress_stops_cleanly() -> None:
+    run = run_experiment({"updates": 100}, lambda i, partial: i >= 30, progress_every=10)
+    assert run["stopped"] is True
+    assert run["updates_done"] == 30
+    assert all(len(curve) == 30 for curve in run["mean_reward"].values())
+    json.dumps(run, allow_nan=False)
+
+
+def test_raising_stop_experiment_stops_cleanly() -> None:
+    def stop(i: int, partial: dict[str, Any]) -> None:
+        raise StopExperiment
+
+    run = run_experiment({"updates": 100}, stop, progress_every=7)
+    assert run["stopped"] is True and run["updates_done"] == 7
+
+
+def test_a_finished_run_is_not_marked_stopped() -> None:
+    run = run_experiment({"updates": 10}, lambda i, partial: True, progress_every=10)
+    assert run["stopped"] is False and run["updates_done"] == 10
+
+
+# --- Results are plain data; runs are reproducible ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"turns": 2, "updates": 30},
+        {"table": "penalty", "penalty_k": -25, "updates": 30},
+        {"table": "custom", "custom_table": [[1, 2, 3], [4, 5, 6], [7, 8, 9.5]], "updates": 30},
+    ],
+)
+def test_results_round_trip_through_json(params: dict[str, Any]) -> None:
+    run = run_experiment(params)
+    assert json.loads(json.dumps(run, allow_nan=False)) == run
+
+
+def test_same_seed_same_results_different_seed_different_results() -> None:
+    params = {"updates": 40, "turns": 2, "seed": 7}
+    first = run_experiment(params)
+    assert run_experiment(params) == first
+    other = run_experiment({**params, "seed": 8})
+    assert other["mean_reward"] != first["mean_reward"]
+
+
+def test_penalty_and_custom_tables_reach_the_verifier() -> None:
+    penalty = run_experiment({"table": "penalty", "penalty_k": -50, "updates": 1})
+    assert penalty["rewards"] == [[10, 0, -50], [0, 2, 0], [-50, 0, 10]]
+    custom = [[0, 0, 0], [0, 0, 0], [0, 0, 3]]
+    run = run_experiment({"table": "custom", "custom_table": custom, "updates": 1})
+    assert run["rewards"] == custom
+
+
+def test_group_advantages() -> None:
+    adv = group_advantages([11.0, -30.0, 7.0, 5.0])
+    assert math.isclose(math.fsum(adv), 0.0, abs_tol=1e-12)
+    assert math.isclose(math.fsum(a * a for a in adv) / 4, 1.0)
+    assert group_advantages([5.0, 5.0, 5.0]) == [0.0, 0.0, 0.0]
+    assert group_advantages([0.1] * 7) == [0.0] * 7
+
+
+# --- Parameter validation -------------------------------------------------------------------
+
+
+def test_defaults() -> None:
+    params = validate_params({})
+    assert params == SimParams() == validate_params(None)
+    spec = param_spec()
+    for field in dataclasses.fields(SimParams):
+        assert getattr(params, field.name) == spec[field.name]["default"], field.name
+
+
+def test_form_strings_are_accepted() -> None:
+    form = {"updates": "150", "group_size": " 8 ", "learning_rate": "0.5", "seed": "3"}
+    params = validate_params({**form, "turns": "2", "table": "Penalty", "penalty_k": "-20"})
+    assert (params.updates, params.group_size, params.learning_rate, params.seed) == (
+        150,
+        8,
+        0.5,
+        3,
+    )
+    assert (params.turns, params.table, params.penalty_k) == (2, "penalty", -20.0)
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "reason"),
+    [
+        ({"table": "prisoners"}, "table", "must be one of climbing, penalty, custom"),
+        ({"table": 3}, "table", "must be one of"),
+        ({"table": "custom"}, "custom_table", "is needed when the reward table is custom"),
+        ({"table": "custom", "custom_table": [[1, 2, 3]]}, "custom_table", "3 rows of 3"),
+        ({"table": "custom", "custom_table": [[1, 2], [3, 4], [5, 6]]}, "custom_table", "3 rows"),
+        ({"table": "custom", "custom_table": "123"}, "custom_table", "3 rows of 3 numbers"),
+        (
+            {"table": "custom", "custom_table": [[1, 2, 3], [4, "x", 6], [7, 8, 9]]},
+            "custom_table",
+            'row 2, column 2 ("x")',
+        ),
+        (
+            {"table": "custom", "custom_table": [[1, 2, 3], [4, 5, 6], [7, 8, math.nan]]},
+            "custom_table",
+            "row 3, column 3",
+        ),
+        (
+            {"table": "custom", "custom_table": [[1, 2, 3], [4, 5, 6], [7, 8, "inf"]]},
+            "custom_table",
+            "row 3, column 3",
+        ),
+        (
+            {"table": "custom", "custom_table": [[1e6, 2, 3], [4, 5, 6], [7, 8, 9]]},
+            "custom_table",
+            "from -1000 to 1000",
+        ),
+        ({"table": "penalty", "penalty_k": 5}, "penalty_k", "from -1000 to 0"),
+        ({"table": "penalty", "penalty_k": "steep"}, "penalty_k", "Penalty k must be a number"),
+        ({"turns": 3}, "turns", "Turns must be 1 or 2; got 3."),
+        ({"turns": 1.5}, "turns", "Turns must be 1 or 2"),
+        ({"updates": 0}, "updates", "Updates must be a whole number from 1 to 5000; got 0."),
+        ({"updates": 5001}, "updates", "from 1 to 5000"),
+        ({"updates": 2.5}, "updates", "whole number"),
+        ({"updates": True}, "updates", "whole number"),
+        ({"updates": "ten"}, "updates", 'got "ten"'),
+        ({"group_size": 1}, "group_size", "Group size must be a whole number from 2 to 256"),
+        ({"group_size": 257}, "group_size", "from 2 to 256"),
+        ({"learning_rate": 0}, "learning_rate", "greater than 0 and at most 10"),
+        ({"learning_rate": -1}, "learning_rate", "Learning rate"),
+        ({"learning_rate": 11}, "learning_rate", "at most 10"),
+        ({"learning_rate": math.inf}, "learning_rate", "Learning rate"),
+        ({"learning_rate": None}, "learning_rate", "got nothing"),
+        ({"seed": -1}, "seed", "Seed must be a whole number from 0 to 4294967295"),
+        ({"seed": 2**32}, "seed", "Seed"),
+        ({"sed": 1}, "sed", "Unknown parameter"),
+    ],
+)
+def test_each_invalid_field_is_named_with_a_reason(
+    data: dict[str, Any], field: str, reason: str
+) -> None:
+    with pytest.raises(ParamError) as err:
+        validate_params(data)
+    assert set(err.value.fields) == {field}
+    assert reason in err.value.fields[field]
+    assert err.value.to_json()["fields"] == {field: err.value.fields[field]}
+
+
+def test_all_field_errors_come_at_once() -> None:
+    with pytest.raises(ParamError) as err:
+        validate_params({"updates": 0, "group_size": 1, "learning_rate": 0, "seed": -2})
+    assert set(err.value.fields) == {"updates", "group_size", "learning_rate", "seed"}
+
+
+def test_fields_the_table_does_not_use_are_ignored() -> None:
+    params = validate_params({"table": "climbing", "penalty_k": 99, "custom_table": "junk"})
+    assert params.custom_table is None and params.penalty_k == -10.0
+
+
+def test_parameters_that_are_not_an_object_are_refused() -> None:
+    with pytest.raises(ParamError) as err:
+        validate_params([("updates", 3)])  # type: ignore[arg-type]
+    assert set(err.value.fields) == {"params"}
+
+
+def test_sim_params_cannot_be_built_invalid() -> None:
+    with pytest.raises(ParamError) as err:
+        SimParams(updates=0)
+    assert set(err.value.fields) == {"updates"}
+
+
+_ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**40), max_value=2**40),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.lists(
+        st.lists(st.one_of(st.integers(-2000, 2000), st.text(max_size=3)), max_size=4), max_size=4
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from([*sorted(param_spec()), "bogus"]), _ANY_VALUE))
+def test_validation_fuzz_accepts_only_in_range_values(data: dict[str, Any]) -> None:
+    try:
+        params = validate_params(data)
+    except ParamError as err:
+        assert err.fields
+        assert set(err.fields) <= set(data)
+        assert all(isinstance(m, str) and m for m in err.fields.values())
+        return
+    assert params.table in ("climbing", "penalty", "custom")
+    assert params.turns in (1, 2)
+    assert 1 <= params.updates <= 5000 and 2 <= params.group_size <= 256
+    assert 0 < params.learning_rate <= 10 and 0 <= params.seed < 2**32
+    assert -1000 <= params.penalty_k <= 0
+    if params.table == "custom":
+        assert params.custom_table is not None
+        assert all(math.isfinite(c) and abs(c) <= 1000 for row in params.custom_table for c in row)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "updates": st.integers(1, 12),
+            "group_size": st.integers(2, 8),
+            "turns": st.sampled_from([1, 2]),
+            "learning_rate": st.floats(0.01, 10),
+            "seed": st.integers(0, 2**32 - 1),
+            "table": st.sampled_from(["climbing", "penalty"]),
+        }
+    )
+)
+def test_any_valid_parameters_give_plain_probability_data(data: dict[str, Any]) -> None:
+    run = run_experiment(data)
+    assert json.loads(json.dumps(run, allow_nan=False)) == run
+    for dist in run["joint_distribution"].values():
+        assert math.isclose(math.fsum(p for row in dist for p in row), 1.0)
+    assert len(run["episode"]["turns"]) == data["turns"]
