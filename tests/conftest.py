@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tools.static_server import StaticServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,20 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 class BuiltSite:
     dir: Path
     url: str  # ends with "/"
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    # Pyodide hangs silently unless .wasm and .mjs carry these types.
-    extensions_map = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".json": "application/json",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 def mkdocs_build(
@@ -54,15 +39,12 @@ def mkdocs_build(
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
     """The site built with --strict and served on 127.0.0.1 at a free port."""
     site_dir = tmp_path_factory.mktemp("site")
-    handler = functools.partial(_Handler, directory=str(site_dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
-    result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=url)
-    if result.returncode != 0:
-        server.server_close()
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield BuiltSite(dir=site_dir, url=url)
-    server.shutdown()
-    server.server_close()
+    server = StaticServer(site_dir)
+    try:
+        result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=server.url)
+        if result.returncode != 0:
+            pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+        server.start()
+        yield BuiltSite(dir=site_dir, url=server.url)
+    finally:
+        server.close()

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import ConsoleMessage, Error, Page, Playwright
 
-DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tools import chromium
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -25,33 +17,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def chromium_executable(playwright: Playwright) -> str | None:
-    """Playwright's own Chromium when installed, else Debian's (None = Playwright's)."""
-    if override := os.environ.get("CHROMIUM"):
-        return override
-    if Path(playwright.chromium.executable_path).exists():
-        return None
-    if DEBIAN_CHROMIUM.exists():
-        return str(DEBIAN_CHROMIUM)
-    pytest.fail("No Chromium: run `make test`, which installs one, or set CHROMIUM=/path.")
-
-
 @pytest.fixture(scope="session")
-def browser_type_launch_args(
-    browser_type_launch_args: dict, playwright: Playwright
-) -> dict:
-    args = [*browser_type_launch_args.get("args", []), *CHROMIUM_FLAGS]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox.
-    launch = {**browser_type_launch_args, "args": args}
-    if executable := chromium_executable(playwright):
-        launch["executable_path"] = executable
-    return launch
+def browser_type_launch_args(browser_type_launch_args: dict, playwright: Playwright) -> dict:
+    try:
+        return chromium.launch_args(playwright, browser_type_launch_args)
+    except chromium.NoChromium as err:
+        pytest.fail(str(err))
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict, site) -> dict:
-    return {**browser_context_args, "base_url": site.url}
+    # The site's service worker would answer requests that page.route() never
+    # sees and precache in every test; tests/browser/test_offline.py allows it.
+    return {**browser_context_args, "base_url": site.url, "service_workers": "block"}
 
 
 class PageErrors:

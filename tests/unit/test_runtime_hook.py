@@ -49,7 +49,7 @@ def test_missing_runtime_files_are_named(tmp_path: Path) -> None:
 def test_an_unreadable_lock_is_named(tmp_path: Path) -> None:
     lock = tmp_path / "package-lock.json"
     lock.write_text("{")
-    with pytest.raises(PluginError, match="package-lock.json"):
+    with pytest.raises(PluginError, match=r"package-lock\.json"):
         runtime.locked_pyodide_version(lock)
 
 

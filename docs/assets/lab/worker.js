@@ -3,6 +3,21 @@
 import { BootStep, errorReply, Request } from "./protocol.js";
 
 let booted = null;
+let bootDone;
+
+// Pyodide 314 leaves a failed download of its .wasm as an unhandled rejection
+// and never settles loadPyodide(); without this the lab would hang on "Starting".
+// After boot, rejections are the lab's own bugs and are left to be reported.
+const bootFailure = new Promise((_, reject) => {
+  const fail = (event) => {
+    self.removeEventListener("unhandledrejection", fail);
+    event.preventDefault();
+    reject(event.reason instanceof Error ? event.reason : new Error(String(event.reason)));
+  };
+  self.addEventListener("unhandledrejection", fail);
+  bootDone = () => self.removeEventListener("unhandledrejection", fail);
+});
+bootFailure.catch(() => {});
 
 async function fetchOk(url) {
   const response = await fetch(url);
@@ -43,8 +58,12 @@ self.addEventListener("message", async ({ data: message }) => {
   const post = (reply) => self.postMessage(reply);
   try {
     if (message.type === Request.BOOT) {
-      booted ??= boot((step) => post({ id: message.id, progress: { step } }));
+      booted ??= Promise.race([
+        boot((step) => post({ id: message.id, progress: { step } })),
+        bootFailure,
+      ]);
       await booted;
+      bootDone();
       post({ id: message.id, result: { ready: true } });
     } else if (message.type === Request.CALL) {
       const reply = await call(message, post);
