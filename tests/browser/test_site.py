@@ -1,0 +1,238 @@
+"""The site as a reader meets it: reading, searching, theming, navigating, on any screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page, Request, expect
+
+from tests.conftest import ROOT, BuiltSite
+
+PAGES = ["./", "lesson/", "summary/", "references/"]
+PHONE = {"width": 375, "height": 812}
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SCHEME = "data-md-color-scheme"
+
+
+def title(text: str) -> re.Pattern[str]:
+    """A heading's text, ignoring the permalink mark after it."""
+    return re.compile(rf"^{re.escape(text)}\W*$")
+
+
+# Elements wider than the screen, outside any horizontal scroller; Material
+# sets overflow-x: hidden on <html>, which would otherwise just clip them.
+CLIPPED_ELEMENTS = """() => {
+  const limit = document.documentElement.clientWidth;
+  const scrolls = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll(".md-main *")]
+    .filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
+    })
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+}"""
+
+
+def search(page: Page, query: str) -> None:
+    """Type into the header search once its index is ready, as a reader would see it."""
+    box = page.get_by_role("textbox", name="Search")
+    box.click()
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    box.press_sequentially(query)
+
+
+def test_the_lesson_renders(page: Page) -> None:
+    page.goto("lesson/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(title("LLMs as Cooperative Agents"))
+    figure = page.get_by_role("figure")
+    expect(figure).to_be_visible()
+    expect(figure.get_by_role("img")).to_have_count(2)
+    expect(figure).to_contain_text("What should we produce together?")
+    expect(
+        page.get_by_role("heading", name="Visual Lab: Build the LLM Collaboration Problem")
+    ).to_be_visible()
+    expect(page.locator(".admonition.takeaway")).to_have_count(2)
+
+
+def test_each_kind_of_callout_looks_different(page: Page) -> None:
+    page.goto("lesson/")
+    looks = page.locator(".md-content .admonition").evaluate_all(
+        """(boxes) => boxes.map((box) => {
+          const icon = getComputedStyle(box.querySelector(".admonition-title"), "::before");
+          return [box.className, getComputedStyle(box).borderLeftColor,
+                  icon.maskImage || icon.webkitMaskImage];
+        })"""
+    )
+    by_kind = {kind: (colour, icon) for kind, colour, icon in looks}
+    assert len(by_kind) == 5, by_kind
+    assert len({colour for colour, _ in by_kind.values()}) == 5
+    assert len({icon for _, icon in by_kind.values()}) == 5
+
+
+def test_search_finds_maporl_and_reaches_the_lesson(page: Page) -> None:
+    page.goto("./")
+    search(page, "MAPoRL")
+    # A section hit (not the page's title entry) carries the highlight query.
+    result = page.locator("a.md-search-result__link[href*='lesson/?h=maporl#']").first
+    expect(result).to_be_visible()
+    result.click()
+    expect(page).to_have_url(re.compile(r"/lesson/"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(title("LLMs as Cooperative Agents"))
+    expect(page.locator(".md-content mark", has_text="MAPoRL").first).to_be_visible()
+
+
+def test_the_palette_follows_the_system_and_the_toggle_switches_it(page: Page) -> None:
+    page.emulate_media(color_scheme="dark")
+    page.goto("lesson/")
+    body = page.locator("body")
+    expect(body).to_have_attribute(SCHEME, "slate")
+
+    page.emulate_media(color_scheme="light")
+    page.reload()
+    expect(body).to_have_attribute(SCHEME, "default")
+    page.get_by_title("Switch to light mode").click()
+    expect(body).to_have_attribute(SCHEME, "default")
+    page.get_by_title("Switch to dark mode").click()
+    expect(body).to_have_attribute(SCHEME, "slate")
+    page.get_by_title("Switch to system preference").click()
+    expect(body).to_have_attribute(SCHEME, "default")
+
+
+def follow(link: Locator) -> None:
+    """Activate a link the way a reader does after reading up to it.
+
+    A click right after Playwright scrolls to the link races Material's
+    debounced scroll bookkeeping (navigation.tracking rewrites the new URL's
+    hash with the old page's section), which no reader is quick enough to hit.
+    """
+    expect(link).to_be_visible()
+    link.dispatch_event("click")
+
+
+def test_lesson_to_summary_to_references_and_back(page: Page) -> None:
+    h1 = page.get_by_role("heading", level=1)
+    page.goto("./")
+    page.get_by_role("link", name="Start the lesson").click()
+    expect(page).to_have_url(re.compile(r"/lesson/$"))
+    expect(h1).to_have_text(title("LLMs as Cooperative Agents"))
+
+    follow(page.get_by_role("link", name="Read the summary"))
+    expect(page).to_have_url(re.compile(r"/summary/$"))
+    expect(h1).to_have_text(title("LLMs as Cooperative Agents Summary"))
+
+    follow(page.get_by_role("link", name="Next: References"))
+    expect(page).to_have_url(re.compile(r"/references/$"))
+    expect(h1).to_have_text(title("References"))
+
+    follow(page.get_by_role("link", name="Back to the lesson"))
+    expect(page).to_have_url(re.compile(r"/lesson/$"))
+    expect(h1).to_have_text(title("LLMs as Cooperative Agents"))
+
+    nav = page.get_by_role("navigation", name="Navigation")
+    nav.get_by_role("link", name="Summary").click()
+    expect(page).to_have_url(re.compile(r"/summary/$"))
+    expect(h1).to_have_text(title("LLMs as Cooperative Agents Summary"))
+
+
+def test_an_inline_citation_reaches_its_reference_entry(page: Page) -> None:
+    page.goto("lesson/")
+    follow(page.get_by_role("link", name="MAPoRL").first)
+    expect(page).to_have_url(re.compile(r"/references/#park-2025$"))
+    expect(page.locator("#park-2025")).to_be_in_viewport()
+    expect(page.get_by_role("link", name="ACL Anthology")).to_have_attribute(
+        "href", "https://aclanthology.org/2025.acl-long.1459/"
+    )
+
+
+def test_a_bibtex_record_opens_with_a_copy_button(page: Page) -> None:
+    page.goto("references/#liu-2026")
+    record = page.locator("details", has_text="BibTeX").first
+    record.get_by_text("BibTeX").click()
+    code = record.locator("code")
+    expect(code).to_be_visible()
+    expect(code).to_contain_text("@inproceedings{liu-2026,")
+    expect(record.get_by_role("button", name="Copy to clipboard")).to_be_attached()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_nothing_overflows_a_phone_screen(page: Page, path: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(path)
+    # Open every collapsed block so its contents are measured too.
+    page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"{path}: page is {widths[0]}px wide on a {widths[1]}px screen"
+    assert page.evaluate(CLIPPED_ELEMENTS) == []
+
+
+def test_every_request_goes_to_the_site_itself(page: Page, site: BuiltSite) -> None:
+    requests: list[str] = []
+
+    def record(request: Request) -> None:
+        requests.append(request.url)
+
+    # The context also sees what workers and the service worker fetch.
+    page.context.on("request", record)
+    for path in PAGES:
+        page.goto(path, wait_until="networkidle")
+        page.keyboard.press("End")
+        page.wait_for_load_state("networkidle")
+    # Searching loads the index and the search worker.
+    search(page, "MAPoRL")
+    expect(page.locator(".md-search-result__item").first).to_be_visible()
+    # Reaching the lab starts Python, which downloads the most.
+    page.goto("lesson/")
+    lab = page.locator("[data-lab]").first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", re.compile("ready|error"), timeout=60_000)
+    page.wait_for_load_state("networkidle")
+
+    foreign = [
+        url
+        for url in requests
+        if not url.startswith(site.url) and not url.startswith(("data:", "blob:"))
+    ]
+    assert requests
+    assert not foreign, "requests to other origins:\n" + "\n".join(foreign)
+
+
+def test_print_shows_only_the_lesson(page: Page) -> None:
+    page.emulate_media(media="print")
+    page.goto("lesson/")
+    for chrome in (".md-header", ".md-sidebar--primary", ".md-footer", ".md-content__button"):
+        expect(page.locator(chrome).first).to_be_hidden()
+    expect(page.get_by_role("figure")).to_be_visible()
+    expect(page.get_by_role("heading", name="What Carries Over")).to_be_visible()
+    for block in (".lesson-figure", ".admonition"):
+        assert page.locator(block).first.evaluate("(el) => getComputedStyle(el).breakInside") == (
+            "avoid"
+        )
+
+
+def test_printed_references_show_their_addresses(page: Page) -> None:
+    page.emulate_media(media="print")
+    page.goto("references/")
+    link = page.get_by_role("link", name="arXiv:2508.04652")
+    after = link.evaluate("(a) => getComputedStyle(a, '::after').content")
+    assert "https://arxiv.org/abs/2508.04652" in after
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", PAGES)
+def test_page_content_has_no_accessibility_violations(page: Page, path: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(path)
+    page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
+    # The content column; Material's injected code-block toolbars are the theme's.
+    context = {"include": [".md-content"], "exclude": [".md-code__nav"]}
+    results = Axe.from_file(AXE).run(page, context=context)
+    assert results.violations_count == 0, results.generate_report()

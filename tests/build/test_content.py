@@ -1,0 +1,388 @@
+"""The built pages carry the whole lesson, its callouts, figure and references."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+
+from tests.conftest import ROOT, BuiltSite
+
+SOURCE = ROOT.parent / "shared" / "source" / "lesson.txt"
+PAGES = {"home": "", "lesson": "lesson/", "summary": "summary/", "references": "references/"}
+
+# Interactive widget chrome in the source text, not prose.
+WIDGET_CHROME = {"drop here", "CheckClear"}
+# The source runs the figure's three tags together.
+GLUED = {"CoordinateCommunicateAdapt": ("Coordinate", "Communicate", "Adapt")}
+
+LESSON_SECTIONS = {
+    "several-models-one-task": "Several Models, One Task",
+    "why-this-matters": "Why This Matters",
+    "prompted-and-learned-collaboration": "Prompted Collaboration and Learned Collaboration",
+    "what-carries-over": "What Carries Over",
+    "visual-lab": "Visual Lab: Build the LLM Collaboration Problem",
+}
+
+CALLOUTS = [
+    ("question", "By the end of this section you can answer"),
+    ("objectives", "In this section you will"),
+    ("takeaway", "Key takeaway"),
+    ("distinction", "What the distinction is not"),
+    ("pitfall", "Common pitfall"),
+    ("takeaway", "Key takeaway"),
+]
+
+REFERENCES = {
+    "liu-2026": {
+        "Publisher": "https://ojs.aaai.org/index.php/AAAI/article/view/40487",
+        "arXiv:2508.04652": "https://arxiv.org/abs/2508.04652",
+        "doi:10.1609/aaai.v40i38.40487": "https://doi.org/10.1609/aaai.v40i38.40487",
+    },
+    "park-2025": {
+        "ACL Anthology": "https://aclanthology.org/2025.acl-long.1459/",
+        "arXiv:2502.18439": "https://arxiv.org/abs/2502.18439",
+        "doi:10.18653/v1/2025.acl-long.1459": "https://doi.org/10.18653/v1/2025.acl-long.1459",
+    },
+    "wang-2026": {"arXiv:2606.07513": "https://arxiv.org/abs/2606.07513"},
+    "he-2024": {"arXiv:2404.04834": "https://arxiv.org/abs/2404.04834"},
+    "zhou-2023": {"arXiv:2310.11667": "https://arxiv.org/abs/2310.11667"},
+}
+
+INLINE_MENTIONS = [
+    ("Liu and colleagues", "liu-2026", 2),
+    ("MAPoRL", "park-2025", 2),
+    ("Agentopia", "wang-2026", 1),
+    ("He et al., 2024", "he-2024", 1),
+    ("SOTOPIA", "zhou-2023", 1),
+]
+
+
+# --------------------------------------------------------------------- HTML
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+_BLOCK = {
+    "address", "article", "aside", "blockquote", "dd", "details", "div", "dl", "dt",
+    "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+    "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "td", "th",
+    "tr", "ul",
+}  # fmt: skip
+_INVISIBLE = {"script", "style", "template"}
+
+
+@dataclass(eq=False)
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node | str] = field(default_factory=list)
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def iter(self) -> Iterator[Node]:
+        yield self
+        for child in self.children:
+            if isinstance(child, Node):
+                yield from child.iter()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None) -> list[Node]:
+        return [
+            node
+            for node in self.iter()
+            if (tag is None or node.tag == tag) and (cls is None or cls in node.classes)
+        ]
+
+    def find(self, tag: str | None = None, cls: str | None = None) -> Node:
+        found = self.find_all(tag, cls)
+        assert found, f"no <{tag or '*'}> with class {cls!r}"
+        return found[0]
+
+    def text(self, skip: Callable[[Node], bool] = lambda node: False) -> str:
+        """Text as a reader sees it: whitespace collapsed, quotes straightened."""
+        return normalise("".join(self._pieces(skip)))
+
+    def _pieces(self, skip: Callable[[Node], bool]) -> Iterator[str]:
+        if self.tag in _INVISIBLE or skip(self):
+            return
+        if self.tag in _BLOCK:
+            yield " "
+        for child in self.children:
+            if isinstance(child, str):
+                yield child
+            else:
+                yield from child._pieces(skip)
+        if self.tag in _BLOCK:
+            yield " "
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {name: value or "" for name, value in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in _VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack[-1].children.append(Node(tag, {name: value or "" for name, value in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.stack) - 1, 0, -1):
+            if self.stack[depth].tag == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.translate(_QUOTES).split())
+
+
+def parse(path: Path) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(path.read_text(encoding="utf-8"))
+    builder.close()
+    return builder.root
+
+
+def page_file(site: BuiltSite, url_path: str) -> Path:
+    return site.dir / url_path / "index.html"
+
+
+def article(site: BuiltSite, page: str) -> Node:
+    """The page's content column (no navigation, header or footer)."""
+    return parse(page_file(site, PAGES[page])).find("article", "md-content__inner")
+
+
+def without_permalinks(node: Node) -> bool:
+    return "headerlink" in node.classes
+
+
+# ------------------------------------------------------------------- source
+
+
+def source_paragraphs() -> dict[str, list[str]]:
+    """The source's lines (paragraphs, list items), split into the site's pages."""
+    pages: dict[str, list[str]] = {"lesson": [], "summary": [], "references": []}
+    current = "lesson"
+    for raw in SOURCE.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line == "LLMs as Cooperative Agents Summary":
+            current = "summary"
+        elif line == "References":
+            current = "references"
+        line = re.sub(r"^(?:•|\d+\.)\s+", "", line)
+        if not line or line in WIDGET_CHROME:
+            continue
+        pages[current].extend(GLUED.get(line, (line,)))
+    return pages
+
+
+SOURCE_PARAGRAPHS = source_paragraphs()
+
+
+# -------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("page", ["lesson", "summary", "references"])
+def test_every_sentence_of_the_source_is_on_its_page(site: BuiltSite, page: str) -> None:
+    text = article(site, page).text(skip=without_permalinks)
+    missing = [line for line in SOURCE_PARAGRAPHS[page] if normalise(line) not in text]
+    assert not missing, f"{page}: missing from the built page:\n" + "\n".join(missing)
+
+
+def test_the_source_split_found_every_page() -> None:
+    # Guards the test above against a source edit that silently empties a page.
+    assert len(SOURCE_PARAGRAPHS["lesson"]) > 60
+    assert SOURCE_PARAGRAPHS["summary"][0] == "LLMs as Cooperative Agents Summary"
+    assert len(SOURCE_PARAGRAPHS["summary"]) == 6
+    assert len(SOURCE_PARAGRAPHS["references"]) == 6
+
+
+def test_widget_chrome_is_not_prose(site: BuiltSite) -> None:
+    text = article(site, "lesson").text()
+    assert "drop here" not in text
+    assert "CheckClear" not in text
+
+
+def test_lesson_title_and_reading_time(site: BuiltSite) -> None:
+    lesson = article(site, "lesson")
+    assert [h.text(skip=without_permalinks) for h in lesson.find_all("h1")] == [
+        "LLMs as Cooperative Agents"
+    ]
+    assert lesson.find("p", "lesson-meta").text() == "7 min read"
+
+
+def test_lesson_sections_are_headings_with_stable_ids(site: BuiltSite) -> None:
+    headings = {
+        h.attrs.get("id"): h.text(skip=without_permalinks)
+        for h in article(site, "lesson").find_all("h2")
+    }
+    assert headings == LESSON_SECTIONS
+
+
+def test_each_callout_is_an_admonition_of_its_own_kind(site: BuiltSite) -> None:
+    found = []
+    for box in article(site, "lesson").find_all("div", "admonition"):
+        kind = next(c for c in box.attrs["class"].split() if c != "admonition")
+        found.append((kind, box.find("p", "admonition-title").text()))
+    assert found == CALLOUTS
+
+
+def test_the_figure_is_real_text_with_a_caption(site: BuiltSite) -> None:
+    figures = article(site, "lesson").find_all("figure")
+    assert len(figures) == 1
+    figure = figures[0]
+    titles = [p.text() for p in figure.find_all("p", "lesson-figure__title")]
+    questions = [p.text() for p in figure.find_all("p", "lesson-figure__question")]
+    assert titles == ["One LLM", "Several LLM agents"]
+    assert questions == ["What should I produce?", "What should we produce together?"]
+    tags = [li.text() for li in figure.find("ul", "lesson-figure__tags").find_all("li")]
+    assert tags == ["Coordinate", "Communicate", "Adapt"]
+    assert figure.find("figcaption").text() == (
+        "The structure is the one from the Background. "
+        "What changed is that an observation is a prompt and an action is a response."
+    )
+    assert not figure.find_all("img"), "the figure must not be a picture of text"
+    # Each drawing is an image with a text alternative screen readers announce.
+    drawings = figure.find_all("svg")
+    assert len(drawings) == 2
+    for svg in drawings:
+        assert svg.attrs.get("role") == "img"
+        title = svg.find("title")
+        assert svg.attrs.get("aria-labelledby") == title.attrs["id"]
+        assert len(title.text()) > 20
+
+
+def test_prompted_and_learned_collaboration_are_side_by_side_cards(site: BuiltSite) -> None:
+    grid = article(site, "lesson").find("div", "lesson-compare")
+    assert "grid" in grid.classes
+    cards = [child for child in grid.children if isinstance(child, Node)]
+    assert all("card" in card.classes for card in cards)
+    assert [card.find("h3").text(skip=without_permalinks) for card in cards] == [
+        "Prompted collaboration",
+        "Learned collaboration",
+    ]
+    for card in cards:
+        assert len(card.find("ul").find_all("li")) == 3
+
+
+def test_what_carries_over_pairs_earlier_and_llm_questions(site: BuiltSite) -> None:
+    grid = article(site, "lesson").find("div", "lesson-carry")
+    cards = [child for child in grid.children if isinstance(child, Node)]
+    assert [card.find("h3").text(skip=without_permalinks) for card in cards] == [
+        "Coordinate",
+        "Communicate",
+        "Adapt",
+    ]
+    for card in cards:
+        assert card.find("p", "lesson-carry__earlier").text().startswith("Earlier: ")
+        assert card.find("p", "lesson-carry__now").text().startswith("With LLMs: ")
+
+
+def test_the_visual_lab_reads_as_an_exercise_without_javascript(site: BuiltSite) -> None:
+    lesson = article(site, "lesson")
+    text = lesson.text()
+    section = text[text.index(LESSON_SECTIONS["visual-lab"]) :]
+    positions = [
+        section.index(part)
+        for part in (
+            "Drag each part of an LLM collaboration system onto the MARL concept",
+            "The prompt and local history given to one model",
+            "The language model that turns that input into a response",
+            "The response that model generates",
+            "The score the finished joint output receives",
+            "The updated user or system state after the responses land",
+        )
+    ]
+    assert positions == sorted(positions), "the parts are out of the source's order"
+    for concept in ("Observation", "Policy", "Action", "Reward", "Environment transition"):
+        assert concept in section
+
+
+def test_every_reference_has_an_anchor_its_links_and_bibtex(site: BuiltSite) -> None:
+    refs = article(site, "references")
+    headings = [h for h in refs.find_all("h2") if h.attrs.get("id") in REFERENCES]
+    assert [h.attrs["id"] for h in headings] == list(REFERENCES)
+    blocks = refs.find("div", "lesson-refs").children
+    for anchor, links in REFERENCES.items():
+        heading = next(h for h in headings if h.attrs["id"] == anchor)
+        entry = _siblings_after(blocks, heading)
+        citation = entry[0]
+        found = {a.text(): a.attrs.get("href") for a in citation.find_all("a")}
+        assert found == links, anchor
+        bibtex = entry[1]
+        assert bibtex.tag == "details"
+        assert bibtex.find("summary").text() == "BibTeX"
+        record = bibtex.find("code").text()
+        assert record.startswith("@") and "{" + anchor + "," in record, anchor
+
+
+def _siblings_after(blocks: list[Node | str], heading: Node) -> list[Node]:
+    elements = [b for b in blocks if isinstance(b, Node)]
+    start = elements.index(heading) + 1
+    rest = elements[start:]
+    end = next((i for i, b in enumerate(rest) if b.tag == "h2"), len(rest))
+    return rest[:end]
+
+
+@pytest.mark.parametrize(("text", "anchor", "count"), INLINE_MENTIONS)
+def test_inline_mentions_link_to_their_reference(
+    site: BuiltSite, text: str, anchor: str, count: int
+) -> None:
+    links = [a for a in article(site, "lesson").find_all("a") if a.text() == text]
+    assert len(links) == count
+    assert {a.attrs.get("href") for a in links} == {f"../references/#{anchor}"}
+
+
+def test_the_summary_is_linked_from_the_lesson_and_the_nav(site: BuiltSite) -> None:
+    lesson = parse(page_file(site, "lesson/"))
+    content_links = {a.attrs.get("href") for a in lesson.find("article").find_all("a")}
+    assert "../summary/" in content_links
+    nav = lesson.find("nav", "md-nav--primary")
+    assert "../summary/" in {a.attrs.get("href") for a in nav.find_all("a")}
+
+
+def test_home_page_starts_the_lesson_in_one_click(site: BuiltSite) -> None:
+    home = article(site, "home")
+    buttons = {a.text(): a.attrs.get("href") for a in home.find_all("a", "md-button")}
+    assert buttons["Start the lesson"] == "lesson/"
+    assert buttons["Summary"] == "summary/"
+    assert buttons["References"] == "references/"
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> None:
+    """Raw-HTML links and the theme's links included, which MkDocs does not validate."""
+    base = "http://site.invalid/"
+    page_url = urljoin(base, PAGES[page])
+    broken = []
+    for a in parse(page_file(site, PAGES[page])).find_all("a"):
+        href = a.attrs.get("href", "")
+        target = urlsplit(urljoin(page_url, href))
+        if not href or target.netloc != "site.invalid":
+            continue
+        path = site.dir / target.path.lstrip("/")
+        file = path / "index.html" if target.path.endswith("/") else path
+        if not file.is_file() or (
+            target.fragment
+            and not any(node.attrs.get("id") == target.fragment for node in parse(file).iter())
+        ):
+            broken.append(href)
+    assert not broken, f"{page}: broken links {broken}"
