@@ -1,0 +1,72 @@
+// Registers the site's service worker (sw.js, see lesson_hooks/precache.py)
+// and notes in the footer, discreetly, what is available offline. The build
+// leaves this module out of `mkdocs serve` and of the downloadable copy.
+import { getRuntime, State } from "../lab/client.js";
+
+// This file is assets/offline/offline.js under the site root, which is the
+// worker's scope, also under a sub-path such as /lesson/ and after instant navigation.
+const SITE_ROOT = new URL("../../", import.meta.url);
+
+const Offline = Object.freeze({ NONE: "none", SITE: "site", ALL: "all" });
+const NOTE_TEXT = Object.freeze({
+  [Offline.NONE]: "",
+  [Offline.SITE]: "Pages available offline",
+  [Offline.ALL]: "Available offline",
+});
+
+let offline = Offline.NONE;
+
+function render() {
+  for (const note of document.querySelectorAll("[data-offline-status]")) {
+    note.dataset.offlineState = offline;
+    note.textContent = NOTE_TEXT[offline];
+  }
+}
+
+/** Put the note in the footer; instant navigation replaces the footer on every page. */
+function mount(doc) {
+  const footer = doc.querySelector(".md-copyright");
+  if (footer && !footer.querySelector("[data-offline-status]")) {
+    const note = doc.createElement("div");
+    note.className = "offline-status";
+    note.dataset.offlineStatus = "";
+    // Present (and empty) before it changes, so screen readers announce the change.
+    note.setAttribute("role", "status");
+    footer.append(note);
+  }
+  render();
+}
+
+/** Ask the active worker what is cached; it answers {site, lab} or {error}. */
+async function ask(type) {
+  const { active } = await navigator.serviceWorker.ready;
+  const reply = await new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = ({ data }) => resolve(data);
+    active.postMessage({ type }, [channel.port2]);
+  });
+  if (reply.error) throw new Error(reply.error);
+  offline = reply.site ? (reply.lab ? Offline.ALL : Offline.SITE) : Offline.NONE;
+  render();
+}
+
+function warn(err) {
+  console.warn("Offline reading is unavailable:", err);
+}
+
+async function start() {
+  await navigator.serviceWorker.register(new URL("sw.js", SITE_ROOT), { scope: SITE_ROOT.href });
+  await ask("status");
+  // The runtime is cached after the lab has run, so readers who never reach a
+  // lab never download Python; by then it is in the HTTP cache.
+  getRuntime().subscribe(({ state }) => {
+    if (state === State.READY && offline === Offline.SITE) ask("cache-lab").catch(warn);
+  });
+}
+
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  document$.subscribe(mount);
+  // After the page has loaded, so precaching never competes with it.
+  if (document.readyState === "complete") start().catch(warn);
+  else window.addEventListener("load", () => start().catch(warn), { once: true });
+}

@@ -1,0 +1,198 @@
+// The site's service worker. lesson_hooks/precache.py writes it to the site
+// root (a worker's scope is its folder) with the build's precache manifest in
+// place of the string below; `null` makes a worker that only retires (builds
+// that must not be cached: `mkdocs serve`, the downloadable copy).
+//
+// One cache per deploy, named by the manifest's content version, so a new
+// deploy installs beside the old one and activation deletes the old one.
+// Files whose URL changes with their content (and the pinned runtime) are
+// served cache-first; everything else network-first, so online readers see
+// updates and offline readers get the copy from their last visit. Only URLs in
+// the manifest are handled; anything else goes to the network untouched.
+const MANIFEST = "__PRECACHE_MANIFEST__";
+
+const SCOPE = self.registration.scope;
+// Caches are per origin: the scope keeps two sites on one origin apart.
+const CACHE_PREFIX = `precache ${SCOPE} `;
+// Stored in each cache, so the next deploy can reuse unchanged files.
+const MANIFEST_KEY = new URL("precache-manifest.json", SCOPE).href;
+// On a connection that hangs (a train between stations), serve the saved copy.
+const NETWORK_TIMEOUT_MS = 4000;
+
+const Message = Object.freeze({ STATUS: "status", CACHE_LAB: "cache-lab" });
+// When each file is cached; see lesson_hooks/precache.py.
+const Group = Object.freeze({ SITE: "site", LAB: "lab", ON_USE: "on-use" });
+
+async function deleteCaches(keep) {
+  const names = await caches.keys();
+  const stale = names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== keep);
+  await Promise.all(stale.map((name) => caches.delete(name)));
+}
+
+if (MANIFEST === null) {
+  self.addEventListener("install", () => self.skipWaiting());
+  self.addEventListener("activate", (event) => {
+    event.waitUntil(deleteCaches(null).then(() => self.registration.unregister()));
+  });
+} else {
+  const current = `${CACHE_PREFIX}${MANIFEST.version}`;
+  const keyOf = (entry) => new URL(entry.url, SCOPE).href;
+  const entries = new Map(MANIFEST.files.map((entry) => [keyOf(entry), entry]));
+
+  /** The manifest entry a request is for (`lesson/` is `lesson/index.html`). */
+  const entryFor = (request) => {
+    const url = new URL(request.url);
+    if (request.method !== "GET" || url.search) return undefined;
+    url.hash = "";
+    return entries.get(url.pathname.endsWith("/") ? `${url.href}index.html` : url.href);
+  };
+
+  const download = async (key, cache = "no-cache") => {
+    const response = await fetch(key, { cache });
+    if (!response.ok) throw new Error(`Precaching ${key} failed: HTTP ${response.status}.`);
+    // Browsers refuse a redirected response as the answer to a navigation.
+    return response.redirected ? new Response(response.body, response) : response;
+  };
+
+  /** Earlier deploys' caches, each with the hashes of the files it holds. */
+  const previousCaches = async () => {
+    const names = (await caches.keys()).filter(
+      (name) => name.startsWith(CACHE_PREFIX) && name !== current,
+    );
+    const found = await Promise.all(
+      names.map(async (name) => {
+        const cache = await caches.open(name);
+        const stored = await cache.match(MANIFEST_KEY);
+        if (!stored) return null; // an install that never finished
+        const { files } = await stored.json();
+        return { cache, hashes: new Map(files.map((entry) => [entry.url, entry.hash])) };
+      }),
+    );
+    return found.filter(Boolean);
+  };
+
+  const hasLab = async (cache) => {
+    const keys = new Set((await cache.keys()).map((request) => request.url));
+    return MANIFEST.files.every((entry) => entry.group !== Group.LAB || keys.has(keyOf(entry)));
+  };
+
+  const install = async () => {
+    const cache = await caches.open(current);
+    const previous = await previousCaches();
+    // A reader who had the lab offline keeps it across deploys.
+    const hadLab = (await Promise.all(previous.map(({ cache }) => hasLab(cache)))).includes(true);
+    const saved = async (entry) => {
+      for (const old of previous) {
+        if (old.hashes.get(entry.url) !== entry.hash) continue;
+        const response = await old.cache.match(keyOf(entry));
+        if (response) return response;
+      }
+      return null;
+    };
+    await Promise.all(
+      MANIFEST.files.map(async (entry) => {
+        const reused = await saved(entry);
+        if (reused) return cache.put(keyOf(entry), reused);
+        if (entry.group === Group.ON_USE || (entry.group === Group.LAB && !hadLab))
+          return undefined;
+        return cache.put(keyOf(entry), await download(keyOf(entry)));
+      }),
+    );
+    // Written last: a cache with its manifest is a complete install.
+    const manifest = new Response(JSON.stringify(MANIFEST), {
+      headers: { "Content-Type": "application/json" },
+    });
+    await cache.put(MANIFEST_KEY, manifest);
+  };
+
+  let cachingLab = null;
+  /** Cache the runtime once the page says the lab has run (so it is in the HTTP cache). */
+  const cacheLab = async () => {
+    const cache = await caches.open(current);
+    const keys = new Set((await cache.keys()).map((request) => request.url));
+    const missing = MANIFEST.files.filter(
+      (entry) => entry.group === Group.LAB && !keys.has(keyOf(entry)),
+    );
+    await Promise.all(
+      missing.map(async (entry) =>
+        cache.put(keyOf(entry), await download(keyOf(entry), "default")),
+      ),
+    );
+  };
+
+  const status = async () => {
+    const cache = await caches.open(current);
+    const keys = new Set((await cache.keys()).map((request) => request.url));
+    const complete = (group) =>
+      MANIFEST.files.every((entry) => entry.group !== group || keys.has(keyOf(entry)));
+    return { version: MANIFEST.version, site: complete(Group.SITE), lab: complete(Group.LAB) };
+  };
+
+  const cacheFirst = async (request, key) => {
+    const cache = await caches.open(current);
+    const cached = await cache.match(key);
+    if (cached) return cached;
+    const response = await fetch(request);
+    // Safe to keep: within one deploy, this URL's content does not change.
+    if (response.ok && !response.redirected) await cache.put(key, response.clone());
+    return response;
+  };
+
+  const networkFirst = async (request, key) => {
+    const saved = () => caches.open(current).then((cache) => cache.match(key));
+    const network = fetch(request);
+    network.catch(() => {}); // answered from the cache below; not an error
+    let timer;
+    const slow = new Promise((resolve) => {
+      timer = setTimeout(resolve, NETWORK_TIMEOUT_MS);
+    })
+      .then(saved)
+      .then((response) => response ?? network);
+    try {
+      return await Promise.race([network, slow]);
+    } catch {
+      return (await saved()) ?? Response.error();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  self.addEventListener("install", (event) => {
+    self.skipWaiting();
+    event.waitUntil(install());
+  });
+
+  self.addEventListener("activate", (event) => {
+    event.waitUntil(deleteCaches(current).then(() => self.clients.claim()));
+  });
+
+  self.addEventListener("fetch", (event) => {
+    const entry = entryFor(event.request);
+    if (!entry) return;
+    const key = keyOf(entry);
+    event.respondWith(
+      entry.immutable ? cacheFirst(event.request, key) : networkFirst(event.request, key),
+    );
+  });
+
+  self.addEventListener("message", (event) => {
+    const [port] = event.ports;
+    const type = event.data?.type;
+    if (!port || !Object.values(Message).includes(type)) return;
+    let work;
+    if (type === Message.CACHE_LAB) {
+      cachingLab ??= cacheLab().finally(() => {
+        cachingLab = null;
+      });
+      work = cachingLab.then(status);
+    } else {
+      work = status();
+    }
+    event.waitUntil(
+      work.then(
+        (reply) => port.postMessage(reply),
+        (err) => port.postMessage({ error: String(err?.message ?? err) }),
+      ),
+    );
+  });
+}

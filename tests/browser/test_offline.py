@@ -1,0 +1,308 @@
+"""Offline reading: the hosted site after one visit (also under a sub-path), and
+the downloadable copy opened from disk or served from its folder."""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from lesson_hooks.precache import (
+    MANIFEST_DEST,
+    SW_DEST,
+    SW_SOURCE,
+    build_manifest,
+    render_service_worker,
+)
+from tests.conftest import ROOT, mkdocs_build
+from tools.static_server import StaticHandler
+
+LAB = "[data-lab]"
+NOTE = "[data-offline-status]"
+# Generous: the runtime is ~13 MB and the machine may be busy.
+SLOW = 60_000
+
+PING = """async () => {
+  const { getRuntime } = await import(new URL("assets/lab/client.js", __md_scope));
+  return await getRuntime().call("ping", { value: 1 });
+}"""
+# Check for a new sw.js, as browsers do on navigation; resolve with the
+# cache names once the new worker is active (it deletes the old cache first).
+UPDATE_WORKER = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  await registration.update();
+  const next = registration.installing ?? registration.waiting;
+  if (!next) throw new Error("no new service worker");
+  await new Promise((resolve, reject) => {
+    const settle = () => {
+      if (next.state === "activated") resolve();
+      if (next.state === "redundant") reject(new Error("the new service worker failed"));
+    };
+    next.addEventListener("statechange", settle);
+    settle();
+  });
+  return await caches.keys();
+}"""
+SW_SCOPE = "navigator.serviceWorker.ready.then((registration) => registration.scope)"
+
+
+class _Server(ThreadingHTTPServer):
+    prefix: str
+    network_off: threading.Event
+    served: list[str]
+
+
+class _SiteHandler(StaticHandler):
+    """Serves the site under ``server.prefix``; drops every connection while the network is off."""
+
+    server: _Server
+
+    def handle_one_request(self) -> None:
+        if self.server.network_off.is_set():
+            self.close_connection = True  # no answer at all: a failed connection
+            return
+        super().handle_one_request()
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        self.server.served.append(self.path)
+
+    def translate_path(self, path: str) -> str:
+        prefix = self.server.prefix
+        if not path.startswith(prefix):
+            return str(Path(self.directory) / "\0outside-the-site")
+        return super().translate_path("/" + path[len(prefix) :])
+
+
+@dataclass(frozen=True)
+class ServedSite:
+    dir: Path
+    url: str  # ends with "/"
+    network_off: threading.Event
+    served: list[str]  # request paths the server answered
+
+
+def serve_build(tmp: Path, prefix: str, **env: str) -> Iterator[ServedSite]:
+    """Build the site for ``http://127.0.0.1:PORT{prefix}`` and serve it there."""
+    site_dir = tmp / "site"
+    server = _Server(("127.0.0.1", 0), functools.partial(_SiteHandler, directory=str(site_dir)))
+    server.prefix = prefix
+    server.network_off = threading.Event()
+    server.served = []
+    url = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=url)
+    if result.returncode != 0:
+        server.server_close()
+        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield ServedSite(site_dir, url, server.network_off, server.served)
+    server.network_off.clear()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+    yield from serve_build(tmp_path_factory.mktemp("hosted"), "/")
+
+
+@pytest.fixture(scope="module")
+def sub_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+    yield from serve_build(tmp_path_factory.mktemp("sub-path"), "/lesson/")
+
+
+@pytest.fixture(scope="module")
+def redeployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+    """A site the test deploys a new version of, in place."""
+    yield from serve_build(tmp_path_factory.mktemp("redeployed"), "/")
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+    """The downloadable copy (``./dev zip``), also served from its folder."""
+    yield from serve_build(tmp_path_factory.mktemp("copy"), "/", OFFLINE="true")
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "service_workers": "allow"}
+
+
+def requests_seen(context: BrowserContext) -> list[str]:
+    """Every request from the context's pages, workers and service workers."""
+    seen: list[str] = []
+    context.on("request", lambda request: seen.append(request.url))
+    return seen
+
+
+def pages_of(site_dir: Path) -> list[str]:
+    """Every page of a build, as its address relative to the site root."""
+    pages = sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html"))
+    return [page.removesuffix("index.html") for page in pages if page != "404.html"]
+
+
+def go_offline(context: BrowserContext, site: ServedSite) -> None:
+    site.network_off.set()
+    context.set_offline(True)
+
+
+def heading(page: Page):
+    return page.get_by_role("heading", level=1)
+
+
+def search(page: Page, query: str) -> None:
+    box = page.get_by_role("textbox", name="Search")
+    box.click()
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    box.press_sequentially(query)
+    expect(page.locator(".md-search-result__item").first).to_be_visible()
+
+
+def test_hosted_site_works_offline_after_one_visit(
+    context: BrowserContext, page: Page, hosted: ServedSite
+) -> None:
+    seen = requests_seen(context)
+    page.goto(hosted.url + "lesson/")
+    note = page.locator(NOTE)
+    expect(note).to_have_text("Pages available offline", timeout=SLOW)
+    expect(note).to_have_attribute("role", "status")
+    # Python is cached once the lab has run: the reader scrolls to it.
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    expect(note).to_have_text("Available offline", timeout=SLOW)
+    # Instant navigation swaps the footer; the note comes back with it.
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page).to_have_url(hosted.url + "summary/")
+    expect(page.locator(NOTE)).to_have_text("Available offline")
+
+    go_offline(context, hosted)
+    for path in pages_of(hosted.dir):
+        page.goto(hosted.url + path)
+        expect(heading(page)).to_be_visible()
+        page.reload()
+        expect(heading(page)).to_be_visible()
+        expect(page.locator(NOTE)).to_have_text("Available offline")
+    search(page, "reward")
+    page.goto(hosted.url + "lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    assert page.evaluate(PING) == {"pong": 1}
+    assert seen and all(url.startswith(hosted.url) for url in seen), seen
+
+
+def deploy_an_edit(site: ServedSite) -> None:
+    """What a new deploy changing one page does to the served files."""
+    page = site.dir / "summary/index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("<h1", '<h1 data-deploy="2"', 1))
+    source = (ROOT / "docs" / SW_SOURCE).read_text(encoding="utf-8")
+    manifest = build_manifest(site.dir, source)
+    (site.dir / MANIFEST_DEST).write_text(json.dumps(manifest), encoding="utf-8")
+    (site.dir / SW_DEST).write_text(render_service_worker(source, manifest), encoding="utf-8")
+
+
+def test_a_new_deploy_replaces_the_cache_and_reuses_unchanged_files(
+    context: BrowserContext, page: Page, redeployed: ServedSite
+) -> None:
+    seen = requests_seen(context)
+    page.goto(redeployed.url + "lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+    [old_cache] = page.evaluate("caches.keys()")
+
+    deploy_an_edit(redeployed)
+    redeployed.served.clear()
+    [new_cache] = page.evaluate(UPDATE_WORKER)
+    assert new_cache != old_cache
+    # Only what changed came over the network; Python was copied across.
+    assert "/summary/" in " ".join(redeployed.served)
+    assert not [path for path in redeployed.served if "/assets/vendor/" in path]
+    page.reload()
+    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+
+    go_offline(context, redeployed)
+    page.goto(redeployed.url + "summary/")
+    expect(heading(page)).to_have_attribute("data-deploy", "2")
+    assert all(url.startswith(redeployed.url) for url in seen), seen
+
+
+def test_a_sub_path_deploy_scopes_the_worker_to_its_path(
+    context: BrowserContext, page: Page, sub_path: ServedSite
+) -> None:
+    seen = requests_seen(context)
+    page.goto(sub_path.url + "lesson/")
+    expect(heading(page)).to_be_visible()
+    assert page.evaluate(SW_SCOPE) == sub_path.url
+    expect(page.locator(NOTE)).to_have_text("Pages available offline", timeout=SLOW)
+    assert page.evaluate(PING) == {"pong": 1}
+    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+
+    go_offline(context, sub_path)
+    page.goto(sub_path.url + "summary/")
+    expect(heading(page)).to_be_visible()
+    page.reload()
+    expect(heading(page)).to_be_visible()
+    assert all(url.startswith(sub_path.url) for url in seen), seen
+
+
+def test_the_downloaded_copy_reads_navigates_and_searches_from_disk(
+    context: BrowserContext, page: Page, copy: ServedSite
+) -> None:
+    seen = requests_seen(context)
+    home = copy.dir.resolve().as_uri() + "/"
+    pages = pages_of(copy.dir)
+    assert "lesson.html" in pages
+    for path in pages:
+        page.goto(home + path)
+        expect(heading(page)).to_be_visible()
+        labs = page.locator(LAB)
+        for index in range(labs.count()):  # every lab on every page says how to run it
+            expect(labs.nth(index)).to_have_attribute("data-lab-state", "error")
+            expect(labs.nth(index).get_by_role("status")).to_contain_text("http.server")
+    page.goto(home + "index.html")
+    page.locator(".md-nav--primary").get_by_role("link", name="Summary").click()
+    expect(page).to_have_url(home + "summary.html")
+    expect(heading(page)).to_be_visible()
+    search(page, "reward")
+
+    page.goto(home + "lesson.html")
+    lab = page.locator(LAB).first
+    expect(lab).to_have_attribute("data-lab-state", "error")
+    status = lab.get_by_role("status")
+    expect(status).to_contain_text("browsers do not allow in a page opened from a file")
+    expect(status.locator("code").first).to_have_text(
+        f'python3 -m http.server -d "{copy.dir.resolve()}" 8000'
+    )
+    expect(status.locator("code").nth(1)).to_have_text("http://127.0.0.1:8000/lesson.html")
+    expect(lab.get_by_role("button", name="Retry")).to_have_count(0)
+    # Browsers keep service workers off file:// anyway; the copy never asks.
+    expect(page.locator('script[src$="offline/offline.js"]')).to_have_count(0)
+    assert all(url.startswith("file://") for url in seen), seen
+
+
+def test_the_downloaded_copy_runs_the_lab_when_its_folder_is_served(
+    context: BrowserContext, page: Page, copy: ServedSite
+) -> None:
+    seen = requests_seen(context)
+    page.goto(copy.url + "lesson.html")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    assert page.evaluate(PING) == {"pong": 1}
+    # The copy registers no service worker: it is already offline.
+    assert page.evaluate("navigator.serviceWorker.getRegistrations()") == []
+    sw = (copy.dir / "sw.js").read_text(encoding="utf-8")
+    assert "const MANIFEST = null;" in sw
+    assert all(url.startswith(copy.url) for url in seen), seen

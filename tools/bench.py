@@ -1,0 +1,411 @@
+"""Benchmark the built site in headless Chromium: ratios measured side by side.
+
+Run with ``./dev bench``. Not a test: it prints medians over several runs, each
+figure next to its baseline from the same run, and the goal from issue 5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from lab import run_experiment
+from tools import chromium
+from tools.static_server import serving
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB_WORKER = "/assets/lab/worker.js"
+BOOT_TIMEOUT = 60_000
+
+# The same pages without the lab: no hooks, no lab assets (a plain Material site).
+PLAIN_CONFIG = """\
+INHERIT: mkdocs.yml
+hooks: []
+extra_javascript: []
+extra_css: [assets/stylesheets/lesson.css]
+"""
+
+BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
+<script type="module">
+const t0 = performance.now();
+const worker = new Worker("bare-worker.js", {type: "module"});
+worker.onmessage = ({data}) => { document.body.dataset.bootMs = performance.now() - t0;
+  document.body.dataset.result = data; };
+</script><body></body>"""
+BARE_WORKER = """import {loadPyodide} from "../assets/vendor/pyodide/pyodide.mjs";
+const pyodide = await loadPyodide({indexURL: "../assets/vendor/pyodide/"});
+postMessage(String(pyodide.runPython("1+1")));
+"""
+
+LAB_BOOT = """async () => {
+  const {getRuntime} = await import(new URL("assets/lab/client.js", document.baseURI));
+  const t0 = performance.now();
+  await getRuntime().start();
+  return performance.now() - t0;
+}"""
+
+
+@dataclass
+class Row:
+    name: str
+    value: float
+    baseline: float | None
+    unit: str
+    goal: str
+    met: bool
+
+    def cells(self) -> list[str]:
+        base = "" if self.baseline is None else f"{self.baseline:.1f} {self.unit}"
+        ratio = "" if self.baseline is None else f"{self.value / self.baseline:.2f}"
+        return [
+            self.name,
+            f"{self.value:.1f} {self.unit}",
+            base,
+            ratio,
+            self.goal,
+            "yes" if self.met else "MISSED",
+        ]
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def build(config: Path, site_dir: Path, site_url: str) -> float:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": site_url}
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site_dir)],
+        env=env,
+        check=True,
+        cwd=ROOT,
+    )
+    return (time.perf_counter() - start) * 1000
+
+
+@contextmanager
+def fresh_page(browser: Browser, base_url: str, **context_args) -> Iterator[Page]:
+    """A page in a new context: an empty HTTP cache, like a first visit."""
+    context = browser.new_context(base_url=base_url, **context_args)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def lab_ready(page: Page, selector: str = "[data-lab]") -> None:
+    page.locator(selector).first.wait_for(state="attached")
+    page.wait_for_function(
+        "s => document.querySelector(s)?.dataset.labState === 'ready'",
+        arg=selector,
+        timeout=BOOT_TIMEOUT,
+    )
+
+
+def transferred_bytes(page: Page) -> float:
+    return page.evaluate("""() => performance.getEntriesByType("navigation")
+      .concat(performance.getEntriesByType("resource"))
+      .reduce((sum, e) => sum + (e.transferSize || e.encodedBodySize || 0), 0)""")
+
+
+def place_all(page: Page, answers: list[str], pause_ms: float = 0) -> None:
+    lab = page.locator('[data-lab="mapping"]')
+    for n, concept in enumerate(answers, start=1):
+        lab.locator(f'[data-lab-chip="{concept}"]').click()
+        lab.locator(f'[data-lab-zone="{n}"]').click()
+        if pause_ms:
+            page.wait_for_timeout(pause_ms)
+
+
+CHECK_TIMED = """async () => {
+  const lab = document.querySelector('[data-lab="mapping"]');
+  const summary = lab.querySelector("[data-lab-summary]");
+  const before = summary.textContent;
+  const shown = new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      if (/of \\d+ correct/.test(summary.textContent) && summary.textContent !== before) {
+        seen.disconnect(); resolve(performance.now());
+      }
+    });
+    seen.observe(summary, {childList: true, subtree: true, characterData: true});
+  });
+  summary.textContent = "";
+  const t0 = performance.now();
+  lab.querySelector('[data-lab-action="check"]').click();
+  return (await shown) - t0;
+}"""
+
+ANSWERS = ["Observation", "Policy", "Action", "Reward", "Environment transition"]
+
+
+def run(runs: int, out: Callable[[str], None]) -> list[Row]:
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        plain_config = ROOT / ".bench-plain.yml"
+        plain_config.write_text(PLAIN_CONFIG)
+        try:
+            full_dir, plain_dir = tmp_path / "full", tmp_path / "plain"
+            full_dir.mkdir()
+            plain_dir.mkdir()
+            with serving(full_dir) as full, serving(plain_dir) as plain:
+                out("building (full vs plain, alternating)…")
+                full_ms, plain_ms = [], []
+                for _ in range(runs):
+                    full_ms.append(build(ROOT / "mkdocs.yml", full_dir, full.url))
+                    plain_ms.append(build(plain_config, plain_dir, plain.url))
+                rows.append(
+                    Row(
+                        "mkdocs build, lab hooks ÷ without",
+                        median(full_ms),
+                        median(plain_ms),
+                        "ms",
+                        "≤ 1.5",
+                        median(full_ms) / median(plain_ms) <= 1.5,
+                    )
+                )
+                bench_dir = full_dir / "__bench"
+                bench_dir.mkdir()
+                (bench_dir / "bare.html").write_text(BARE_PAGE)
+                (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
+                with sync_playwright() as p:
+                    browser = p.chromium.launch(**chromium.launch_args(p))
+                    try:
+                        rows += browser_rows(browser, full.url, plain.url, runs, out, tmp_path, p)
+                    finally:
+                        browser.close()
+        finally:
+            plain_config.unlink(missing_ok=True)
+    return rows
+
+
+def browser_rows(browser, url, plain_url, runs, out, tmp_path, p) -> list[Row]:
+    rows: list[Row] = []
+    out("cold boots: lab vs bare Pyodide…")
+    lab_ms, bare_ms = [], []
+    for _ in range(runs):
+        with fresh_page(browser, url) as page:
+            page.goto("lesson/")
+            lab_ms.append(page.evaluate(LAB_BOOT))
+        with fresh_page(browser, url) as page:
+            page.goto("__bench/bare.html")
+            page.wait_for_function("document.body.dataset.result === '2'", timeout=BOOT_TIMEOUT)
+            bare_ms.append(float(page.evaluate("document.body.dataset.bootMs")))
+    cold = median(lab_ms)
+    rows.append(
+        Row(
+            "lab ready ÷ bare Pyodide boot",
+            cold,
+            median(bare_ms),
+            "ms",
+            "≤ 1.15",
+            cold / median(bare_ms) <= 1.15,
+        )
+    )
+
+    out("long tasks while the lab boots…")
+    long_tasks = []
+    for _ in range(runs):
+        with fresh_page(browser, url) as page:
+            page.add_init_script("""window.__longTasks = [];
+              new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries()))
+                .observe({type: "longtask", buffered: true});""")
+            page.goto("lesson/")
+            page.wait_for_load_state("networkidle")
+            start = page.evaluate("performance.now()")
+            page.locator("[data-lab]").first.scroll_into_view_if_needed()
+            lab_ready(page)
+            long_tasks.append(
+                page.evaluate("s => window.__longTasks.filter(t => t.startTime >= s).length", start)
+            )
+    rows.append(
+        Row(
+            "long tasks > 50 ms during lab boot",
+            median(long_tasks),
+            None,
+            "",
+            "0",
+            median(long_tasks) == 0,
+        )
+    )
+
+    out("bytes before the lab is needed…")
+    lab_bytes, plain_bytes = [], []
+    for _ in range(runs):
+        for base, samples in ((url, lab_bytes), (plain_url, plain_bytes)):
+            with fresh_page(browser, base) as page:
+                page.goto("lesson/")
+                page.wait_for_load_state("networkidle")
+                samples.append(transferred_bytes(page) / 1024)
+    rows.append(
+        Row(
+            "bytes before the lab is needed ÷ plain page",
+            median(lab_bytes),
+            median(plain_bytes),
+            "KiB",
+            "≤ 1.15",
+            median(lab_bytes) / median(plain_bytes) <= 1.15,
+        )
+    )
+
+    out("Check → feedback…")
+    check_ms = []
+    with fresh_page(browser, url) as page:
+        page.goto("lesson/")
+        page.locator('[data-lab="mapping"]').scroll_into_view_if_needed()
+        lab_ready(page)
+        place_all(page, ANSWERS)
+        for _ in range(max(runs, 5) * 2):
+            check_ms.append(page.evaluate(CHECK_TIMED))
+    rows.append(
+        Row(
+            "Check click → feedback shown",
+            median(check_ms),
+            None,
+            "ms",
+            "≤ 50 ms",
+            median(check_ms) <= 50,
+        )
+    )
+
+    out("default simulation: browser vs CPython…")
+    run_experiment()  # warm the interpreter's caches, as the browser run below is
+    cpython_ms = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        run_experiment()
+        cpython_ms.append((time.perf_counter() - t0) * 1000)
+    browser_ms = []
+    with fresh_page(browser, url) as page:
+        page.goto("lesson/")
+        page.evaluate(LAB_BOOT)
+        for i in range(runs + 1):
+            elapsed = page.evaluate("""async () => {
+              const {getRuntime} = await import(new URL("assets/lab/client.js", document.baseURI));
+              const t0 = performance.now();
+              await getRuntime().call("run_simulation", {params: {}});
+              return performance.now() - t0; }""")
+            if i:  # the first run warms up, as on CPython
+                browser_ms.append(elapsed)
+    rows.append(
+        Row(
+            "default simulation, browser ÷ CPython",
+            median(browser_ms),
+            median(cpython_ms),
+            "ms",
+            "≤ 2",
+            median(browser_ms) / median(cpython_ms) <= 2,
+        )
+    )
+
+    out("warm revisit (service worker, HTTP cache) vs cold…")
+    warm_ms, first_ms = [], []
+    for i in range(runs):
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / f"profile-{i}"),
+            base_url=url,
+            **chromium.launch_args(p),
+        )
+        try:
+            page = context.new_page()
+            page.goto("lesson/")
+            first_ms.append(page.evaluate(LAB_BOOT))
+            page.evaluate("navigator.serviceWorker?.ready")
+            page.close()
+            page = context.new_page()
+            page.goto("lesson/")
+            warm_ms.append(page.evaluate(LAB_BOOT))
+        finally:
+            context.close()
+    rows.append(
+        Row(
+            "warm revisit lab ready ÷ cold",
+            median(warm_ms),
+            median(first_ms),
+            "ms",
+            "≤ 0.7",
+            median(warm_ms) / median(first_ms) <= 0.7,
+        )
+    )
+
+    out("second lab page by instant navigation…")
+    nav_ms = []
+    for _ in range(runs):
+        with fresh_page(browser, url) as page:
+            page.goto("lesson/")
+            page.evaluate(LAB_BOOT)
+            link = page.locator('a[href$="simulation/"]').first
+            if not link.count():
+                break
+            t0 = page.evaluate("performance.now()")
+            link.click()
+            lab_ready(page, '[data-lab="simulation"]')
+            nav_ms.append(page.evaluate("performance.now()") - t0)
+    if nav_ms:
+        rows.append(
+            Row(
+                "2nd lab page via instant nav ÷ cold boot",
+                median(nav_ms),
+                cold,
+                "ms",
+                "≤ 0.1",
+                median(nav_ms) / cold <= 0.1,
+            )
+        )
+
+    out("the reader's wait (5 s to place five chips, then Check)…")
+    wait_ms = []
+    for _ in range(runs):
+        with fresh_page(browser, url) as page:
+            page.goto("lesson/")
+            page.wait_for_load_state("networkidle")
+            page.locator('[data-lab="mapping"]').scroll_into_view_if_needed()
+            # The reader takes a second per chip; clicks before ready are queued by the lab.
+            place_all(page, ANSWERS, pause_ms=1000)
+            wait_ms.append(page.evaluate(CHECK_TIMED))
+    rows.append(
+        Row(
+            "reader's wait after Check (5 s of placing)",
+            median(wait_ms),
+            None,
+            "ms",
+            "≤ 100 ms",
+            median(wait_ms) <= 100,
+        )
+    )
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    header = ["measure", "median", "baseline (same run)", "ratio", "goal", "met"]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5, help="runs per measure (median)")
+    args = parser.parse_args()
+    rows = run(args.runs, lambda message: print(message, file=sys.stderr, flush=True))
+    print(
+        f"Benchmark {datetime.date.today()}, {args.runs} runs each, "
+        f"{os.cpu_count()} cores, headless Chromium\n"
+    )
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
