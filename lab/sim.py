@@ -112,6 +112,7 @@ def sample(probs: Sequence[float], u: float) -> int:
     return last
 
 
+# --8<-- [start:advantage]
 def group_advantages(returns: Sequence[float]) -> list[float]:
     """MAGRPO's advantage: (R - group mean) / group std; all zero when the group agrees."""
     n = len(returns)
@@ -120,6 +121,7 @@ def group_advantages(returns: Sequence[float]) -> list[float]:
     if std <= 1e-9 * (1.0 + abs(mean)):
         return [0.0] * n
     return [(r - mean) / std for r in returns]
+    # --8<-- [end:advantage]
 
 
 class TabularSoftmax:
@@ -194,6 +196,7 @@ def _first_keys(note: str | None) -> tuple[tuple, tuple]:
     return _FIRST_HELPER_KEY, ("main", 1, None, None, note)
 
 
+# --8<-- [start:rollout]
 def _rollout(
     helper: Probs, main: Probs, env: Environment, turns: int, rng: random.Random, note: str | None
 ) -> tuple[float, list[Decision], list[Decision]]:
@@ -213,6 +216,7 @@ def _rollout(
             kh = ("helper", t + 1, i, fb, None)
             km = ("main", t + 1, j, fb, note)
     return total / turns, dh, dm
+    # --8<-- [end:rollout]
 
 
 def _rollout_joint(
@@ -377,6 +381,7 @@ class Experiment:
         returns = [_rollout(prompted, prompted, env, turns, rng, None)[0] for _ in range(size)]
         self.mean_reward["prompted"].append(math.fsum(returns) / size)
 
+        # --8<-- [start:learned-update]
         rng = self._rngs["learned"]
         episodes = [
             _rollout(self.helper.probs, self.main.probs, env, turns, rng, None) for _ in range(size)
@@ -387,6 +392,7 @@ class Experiment:
         self.helper.reinforce([e[1] for e in episodes], advantages, step)
         self.main.reinforce([e[2] for e in episodes], advantages, step)
         self.mean_reward["learned"].append(math.fsum(returns) / size)
+        # --8<-- [end:learned-update]
 
         rng = self._rngs["centralized"]
         joint = [_rollout_joint(self.central, env, turns, rng) for _ in range(size)]

@@ -58,6 +58,7 @@ def penalty_table(k: float = -10.0) -> Table:
     return ((10.0, 0.0, k), (0.0, 2.0, 0.0), (k, 0.0, 10.0))
 
 
+# --8<-- [start:roles]
 ROLES: tuple[str, str] = ("helper", "main")
 
 TASK = "solve(nums) returns the sum of the squares of the even numbers in nums."
@@ -74,6 +75,7 @@ ROLE_INSTRUCTIONS: dict[str, str] = {
         "Play it safe: the program must work even if the other part does not."
     ),
 }
+# --8<-- [end:roles]
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class Response:
     code: str
 
 
+# --8<-- [start:responses]
 #: Rows of the reward table. Row 0 is the risky, coordinated option.
 HELPER_RESPONSES: tuple[Response, Response, Response] = (
     Response(
@@ -124,6 +127,7 @@ MAIN_RESPONSES: tuple[Response, Response, Response] = (
         "def solve(nums):\n    return sum(n * n for n in nums if n % 2 == 0)\n",
     ),
 )
+# --8<-- [end:responses]
 
 RESPONSES: dict[str, tuple[Response, Response, Response]] = {
     "helper": HELPER_RESPONSES,
@@ -136,15 +140,18 @@ def format_score(value: float) -> str:
     return f"{value:g}"
 
 
+# --8<-- [start:feedback]
 def feedback_text(reward: float) -> str:
     """The verifier's feedback on a joint output: its score, and nothing about who wrote what."""
     return f"The verifier scored the joint program {format_score(reward)}."
+    # --8<-- [end:feedback]
 
 
 # An observation key: (role, turn, own last response index, feedback, partner note).
 ObsKey = tuple[str, int, int | None, str | None, str | None]
 
 
+# --8<-- [start:observation]
 @dataclass(frozen=True)
 class Observation:
     """One agent's local prompt. ``key`` indexes the tabular policy; ``text`` is what it reads."""
@@ -176,8 +183,10 @@ class Observation:
         if self.feedback is not None:
             lines.append(f"Feedback: {self.feedback}")
         return "\n".join(lines)
+        # --8<-- [end:observation]
 
 
+# --8<-- [start:joint-output]
 @dataclass(frozen=True)
 class JointOutput:
     """The finished program: both responses put together, with no author marked."""
@@ -193,6 +202,7 @@ def assemble(helper_response: int, main_response: int) -> JointOutput:
     helper = HELPER_RESPONSES[helper_response].code
     main = MAIN_RESPONSES[main_response].code
     return JointOutput(f"{helper}\n\n{main}")
+    # --8<-- [end:joint-output]
 
 
 RewardFn = Callable[[JointOutput], float]
@@ -206,6 +216,7 @@ def _which(program: str, responses: Sequence[Response]) -> int:
     return found[0]
 
 
+# --8<-- [start:reward]
 def table_reward(joint_output: JointOutput, table: Table = CLIMBING) -> float:
     """The default verifier: read the finished program and score it from the reward table.
 
@@ -215,6 +226,7 @@ def table_reward(joint_output: JointOutput, table: Table = CLIMBING) -> float:
     row = _which(joint_output.text, HELPER_RESPONSES)
     col = _which(joint_output.text, MAIN_RESPONSES)
     return table[row][col]
+    # --8<-- [end:reward]
 
 
 def make_reward_fn(table: Table) -> RewardFn:
@@ -226,6 +238,7 @@ def make_reward_fn(table: Table) -> RewardFn:
     return reward_fn
 
 
+# --8<-- [start:prior]
 def prompted_prior(observation: Observation) -> Sequence[float]:
     """The role prompt's effect, before any training: mostly the safe response.
 
@@ -237,6 +250,7 @@ def prompted_prior(observation: Observation) -> Sequence[float]:
     if observation.role == "helper":
         return [0.2, 0.1, 0.7]
     return [0.2, 0.1, 0.7]
+    # --8<-- [end:prior]
 
 
 @dataclass(frozen=True)

@@ -105,9 +105,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     version = check_runtime()
     for name in RUNTIME_FILES:
         files.append(
-            File.generated(
-                config, f"{VENDOR_DIR}/{name}", abs_src_path=str(NODE_PYODIDE / name)
-            )
+            File.generated(config, f"{VENDOR_DIR}/{name}", abs_src_path=str(NODE_PYODIDE / name))
         )
     archive = build_lab_archive()
     files.append(File.generated(config, f"{LAB_DIR}/{archive.name}", content=archive.content))

@@ -14,7 +14,13 @@ import pytest
 from tests.conftest import ROOT, BuiltSite
 
 SOURCE = ROOT.parent / "shared" / "source" / "lesson.txt"
-PAGES = {"home": "", "lesson": "lesson/", "summary": "summary/", "references": "references/"}
+PAGES = {
+    "home": "",
+    "lesson": "lesson/",
+    "simulation": "simulation/",
+    "summary": "summary/",
+    "references": "references/",
+}
 
 # Interactive widget chrome in the source text, not prose.
 WIDGET_CHROME = {"drop here", "CheckClear"}
@@ -52,6 +58,8 @@ REFERENCES = {
     "wang-2026": {"arXiv:2606.07513": "https://arxiv.org/abs/2606.07513"},
     "he-2024": {"arXiv:2404.04834": "https://arxiv.org/abs/2404.04834"},
     "zhou-2023": {"arXiv:2310.11667": "https://arxiv.org/abs/2310.11667"},
+    # Cited by the simulation lab, after the lesson's own; no stable link is known.
+    "claus-1998": {},
 }
 
 INLINE_MENTIONS = [

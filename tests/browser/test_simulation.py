@@ -1,0 +1,419 @@
+"""The simulation lab as a reader uses it: run, read, refuse, stop, on any screen."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page, expect
+
+from lab import ParamError, run_experiment, validate_params
+from lesson_hooks.simulation import format_percent, format_reward
+from tests.conftest import ROOT, BuiltSite
+
+BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
+RUN = 90_000  # ms: a default run, with the machine busy
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_CONTEXT = {"include": [".md-content"], "exclude": [".md-code__nav"]}
+PHONE = {"width": 375, "height": 812}
+POINTS = re.compile(r"^[1-9]\d*$")
+
+# Test-only instrumentation: which lab calls reach the worker, and which workers end.
+WATCH_WORKERS = """
+(() => {
+  const post = Worker.prototype.postMessage;
+  const terminate = Worker.prototype.terminate;
+  window.__labCalls = [];
+  window.__labTerminated = 0;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === "call") window.__labCalls.push(message.name);
+    return post.call(this, message, ...rest);
+  };
+  Worker.prototype.terminate = function () {
+    window.__labTerminated += 1;
+    return terminate.call(this);
+  };
+})();
+"""
+
+CALL = """async ([clientURL, name, args]) => {
+  const { getRuntime } = await import(clientURL);
+  return getRuntime().call(name, args);
+}"""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def open_lab(page: Page) -> Locator:
+    """The simulation lab, scrolled into view, with Python ready."""
+    page.add_init_script(WATCH_WORKERS)
+    page.goto("simulation/")
+    lab = page.locator('[data-lab="simulation"]')
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return lab
+
+
+def run_button(lab: Locator) -> Locator:
+    return lab.get_by_role("button", name="Run", exact=True)
+
+
+def stop_button(lab: Locator) -> Locator:
+    return lab.get_by_role("button", name="Stop", exact=True)
+
+
+def field(lab: Locator, label: str) -> Locator:
+    return lab.get_by_label(label, exact=True)
+
+
+def error(lab: Locator, name: str) -> Locator:
+    return lab.locator(f'[data-lab-error="{name}"]')
+
+
+def summary(lab: Locator) -> Locator:
+    return lab.locator("[data-lab-summary]")
+
+
+def chart(lab: Locator) -> Locator:
+    return lab.locator("svg.lab-sim__chart")
+
+
+def run(lab: Locator) -> None:
+    run_button(lab).click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+
+
+def settle(results: dict[str, Any], method: str) -> str:
+    i, j = results["settled_on"][method]["cell"]
+    return f"{results['responses']['helper'][i]['id']} + {results['responses']['main'][j]['id']}"
+
+
+def curve_cell(lab: Locator, update: int, method: int) -> Locator:
+    """One number of the curve's data table (method: 1 prompted, 2 learned, 3 centralized)."""
+    row = lab.locator("[data-lab-curve-table] tbody tr").filter(
+        has=lab.page.get_by_role("rowheader", name=str(update), exact=True)
+    )
+    return row.locator("td").nth(method - 1)
+
+
+def open_all_details(page: Page) -> None:
+    page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
+
+
+def lab_calls(page: Page) -> list[str]:
+    return page.evaluate("window.__labCalls")
+
+
+# ------------------------------------------------------------------ a run
+
+
+def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Page) -> None:
+    expected = run_experiment()
+    lab = open_lab(page)
+    prerendered = lab.locator("[data-lab-episode]").inner_text()
+    expect(lab.locator("[data-lab-results]")).to_be_hidden()
+
+    run(lab)
+
+    # The summary names where each method settled, and the partner scores.
+    learned, centralized = settle(expected, "learned"), settle(expected, "centralized")
+    assert (learned, centralized) == ("filter + combine", "core + delegate")
+    expect(summary(lab)).to_contain_text(
+        f"learned collaboration settled on {learned} (reward 7) and missed the best joint "
+        f"response, {centralized} (reward 11); centralized control found {centralized}"
+    )
+    partners = expected["partners"]
+    expect(summary(lab)).to_contain_text(
+        f"held-out partners the trained agent scored {format_reward(partners['held_out_mean'])}, "
+        f"against {format_reward(partners['training_mean'])}"
+    )
+
+    # The curve has every update, three lines, labelled axes and a legend.
+    expect(chart(lab)).to_have_attribute("data-lab-points", "200")
+    expect(chart(lab).locator("path.lab-sim__line")).to_have_count(3)
+    expect(chart(lab)).to_contain_text("Mean shared reward")
+    expect(chart(lab)).to_contain_text("Update")
+    expect(lab.locator("[data-lab-legend] li")).to_have_text(
+        ["Prompted collaboration", "Learned collaboration (MAGRPO)", "Centralized control"]
+    )
+    lab.get_by_text("The learning curve as a table").click()
+    last = expected["mean_reward"]
+    for method, name in enumerate(("prompted", "learned", "centralized"), start=1):
+        expect(curve_cell(lab, 200, method)).to_have_text(format_reward(last[name][199]))
+
+    # Heatmaps: one table per method, each cell its reward and probability.
+    heatmaps = lab.locator("[data-lab-heatmap]")
+    expect(heatmaps).to_have_count(3)
+    learned_map = lab.locator('[data-lab-heatmap="learned"]')
+    i, j = expected["settled_on"]["learned"]["cell"]
+    cell = learned_map.locator("tbody tr").nth(i).locator("td").nth(j)
+    expect(cell).to_have_text(
+        f"{format_reward(expected['rewards'][i][j])}"
+        f"{format_percent(expected['joint_distribution']['learned'][i][j])}"
+    )
+    best = lab.locator('[data-lab-heatmap="centralized"] td.is-best')
+    expect(best).to_contain_text("11")
+    expect(best).to_contain_text("best joint response")
+
+    # Partner bars: training partners and held-out partners, each with its number.
+    bars = lab.locator('[data-lab-chart="partners"]')
+    expect(bars.locator('[data-lab-group="training"] tr')).to_have_count(3)
+    expect(bars.locator('[data-lab-group="held-out"] tr')).to_have_count(4)
+    expect(bars).to_contain_text(
+        f"Training partners: mean {format_reward(partners['training_mean'])}"
+    )
+    expect(bars).to_contain_text(
+        f"Held-out partners: mean {format_reward(partners['held_out_mean'])}"
+    )
+    for partner in partners["held_out"]:
+        row = bars.get_by_role("row").filter(has_text=partner["name"])
+        expect(row).to_contain_text(format_reward(partner["score"]))
+
+    # The transcript: each step under the mapping exercise's label, the same
+    # episode the build recorded with these settings.
+    episode = lab.locator("[data-lab-episode]")
+    for label in ("Observation", "Policy", "Action", "Reward", "Environment transition"):
+        expect(episode.get_by_text(label, exact=True).first).to_be_visible()
+    expect(episode).to_contain_text("Both agents receive this one number.")
+    assert episode.inner_text() == prerendered
+
+
+def test_changing_the_seed_changes_the_run(page: Page) -> None:
+    lab = open_lab(page)
+    run(lab)
+    lab.get_by_text("The learning curve as a table").click()
+    first = lab.locator("[data-lab-curve-table]").inner_text()
+
+    field(lab, "Seed").fill("1")
+    run(lab)
+
+    second = lab.locator("[data-lab-curve-table]").inner_text()
+    assert second != first
+    seed_1 = run_experiment({"seed": 1})["mean_reward"]
+    expect(curve_cell(lab, 200, 2)).to_have_text(format_reward(seed_1["learned"][199]))
+    expect(lab.locator("[data-lab-episode-caption]")).to_contain_text("seed 1")
+
+
+# ------------------------------------------------------------- refusing
+
+
+def python_reason(data: dict[str, Any], name: str) -> str:
+    with pytest.raises(ParamError) as refused:
+        validate_params(data)
+    return refused.value.fields[name]
+
+
+def test_an_invalid_value_shows_its_reason_next_to_the_field_and_runs_nothing(
+    page: Page,
+) -> None:
+    lab = open_lab(page)
+    field(lab, "Reward table").select_option("custom")
+    cell = field(lab, "Reward for helper core with main combine")
+    cell.fill("abc")
+    updates = field(lab, "Updates")
+    updates.fill("0")
+
+    run_button(lab).click()
+
+    expect(lab).to_have_attribute("data-lab-run", "invalid")
+    expect(summary(lab)).to_have_text("Nothing ran: 2 settings need fixing.")
+    expect(error(lab, "updates")).to_have_text(python_reason({"updates": "0"}, "updates"))
+    table = [[11, "abc", 0], [-30, 7, 6], [0, 0, 5]]
+    expect(error(lab, "custom_table")).to_have_text(
+        python_reason({"table": "custom", "custom_table": table}, "custom_table")
+    )
+    # Each reason is announced with its field; the first refused field has focus.
+    expect(updates).to_have_attribute("aria-invalid", "true")
+    expect(updates).to_have_accessible_description(re.compile('got "0"'))
+    expect(cell).to_have_attribute("aria-invalid", "true")
+    expect(field(lab, "Reward for helper core with main delegate")).not_to_have_attribute(
+        "aria-invalid", "true"
+    )
+    expect(cell).to_be_focused()
+    # Nothing ran: no call reached Python and nothing was drawn.
+    assert lab_calls(page) == []
+    expect(lab.locator("[data-lab-results]")).to_be_hidden()
+    expect(chart(lab)).to_have_count(0)
+
+    # Fixing a field clears its reason as soon as it is right.
+    updates.fill("20")
+    expect(error(lab, "updates")).to_have_text("")
+    expect(updates).not_to_have_attribute("aria-invalid", "true")
+    cell.fill("-30")
+    run(lab)
+    assert lab_calls(page) == ["run_simulation"]
+    expect(chart(lab)).to_have_attribute("data-lab-points", "20")
+
+
+def test_pythons_refusal_lands_next_to_the_field_too(page: Page) -> None:
+    """Should the page's own checks ever let a value through, Python's reason shows the same way."""
+    lab = open_lab(page)
+    updates = field(lab, "Updates")
+    updates.evaluate("(input) => { input.dataset.labMax = '999999'; }")
+    updates.fill("6000")
+
+    run_button(lab).click()
+
+    expect(lab).to_have_attribute("data-lab-run", "invalid", timeout=RUN)
+    expect(error(lab, "updates")).to_have_text(python_reason({"updates": 6000}, "updates"))
+    expect(updates).to_have_attribute("aria-invalid", "true")
+    assert lab_calls(page) == ["run_simulation"]
+
+
+# ------------------------------------------------------------------ Stop
+
+
+def start_long_run(lab: Locator) -> None:
+    field(lab, "Updates").fill("5000")
+    field(lab, "Group size").fill("256")
+    field(lab, "Turns").select_option("2")
+
+
+def test_stop_ends_a_long_run_keeps_its_curve_and_the_lab_stays_usable(page: Page) -> None:
+    lab = open_lab(page)
+    start_long_run(lab)
+    run_button(lab).click()
+    expect(lab).to_have_attribute("data-lab-run", "running")
+    expect(run_button(lab)).to_be_disabled()
+    expect(stop_button(lab)).to_be_enabled()
+    expect(chart(lab)).to_have_attribute("data-lab-points", POINTS, timeout=RUN)
+
+    stop_button(lab).click()
+
+    expect(lab).to_have_attribute("data-lab-run", "stopped")
+    points = int(chart(lab).get_attribute("data-lab-points") or 0)
+    assert 0 < points < 5000
+    expect(summary(lab)).to_contain_text(f"Stopped after {points} updates of 5000.")
+    expect(stop_button(lab)).to_be_disabled()
+    assert page.evaluate("window.__labTerminated") == 1
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    expect(lab.get_by_role("status")).to_have_text("Python is ready.")
+
+    field(lab, "Updates").fill("200")
+    field(lab, "Group size").fill("32")
+    field(lab, "Turns").select_option("1")
+    run(lab)
+    expect(chart(lab)).to_have_attribute("data-lab-points", "200")
+    expect(summary(lab)).to_contain_text("settled on")
+
+
+def test_run_and_stop_from_the_keyboard(page: Page) -> None:
+    lab = open_lab(page)
+    start_long_run(lab)
+    run_button(lab).focus()
+    page.keyboard.press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "running")
+    # Run is disabled while running; focus moves to Stop, the next thing to press.
+    expect(stop_button(lab)).to_be_focused()
+    expect(chart(lab)).to_have_attribute("data-lab-points", POINTS, timeout=RUN)
+    page.keyboard.press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "stopped")
+    expect(run_button(lab)).to_be_focused()
+
+    # Enter in any field runs too.
+    field(lab, "Updates").fill("30")
+    field(lab, "Group size").fill("8")
+    field(lab, "Seed").press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(chart(lab)).to_have_attribute("data-lab-points", "30")
+
+
+def test_leaving_the_page_mid_run_frees_python_for_the_next_lab(page: Page) -> None:
+    lab = open_lab(page)
+    start_long_run(lab)
+    run_button(lab).click()
+    expect(chart(lab)).to_have_attribute("data-lab-points", POINTS, timeout=RUN)
+
+    page.evaluate("document.documentElement.dataset.sameDocument = 'yes'")
+    back = page.get_by_role("link", name="Back to the lesson")
+    expect(back).to_be_visible()
+    back.dispatch_event("click")  # instant navigation: the same document, a new page
+
+    expect(page).to_have_url(re.compile(r"/lesson/$"))
+    assert page.evaluate("document.documentElement.dataset.sameDocument") == "yes"
+    page.wait_for_function("window.__labTerminated === 1")
+    mapping = page.locator('[data-lab="mapping"]')
+    expect(mapping).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+
+# ---------------------------------------------------- the same Python twice
+
+
+def assert_close(browser: Any, cpython: Any, where: str = "result") -> None:
+    if isinstance(cpython, dict):
+        assert isinstance(browser, dict) and browser.keys() == cpython.keys(), where
+        for key in cpython:
+            assert_close(browser[key], cpython[key], f"{where}.{key}")
+    elif isinstance(cpython, list | tuple):
+        assert isinstance(browser, list) and len(browser) == len(cpython), where
+        for k, (b, c) in enumerate(zip(browser, cpython, strict=True)):
+            assert_close(b, c, f"{where}[{k}]")
+    elif isinstance(cpython, float) or isinstance(browser, float):
+        assert math.isclose(browser, cpython, rel_tol=1e-9, abs_tol=1e-9), (where, browser, cpython)
+    else:
+        assert browser == cpython, where
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_browsers_python_gives_cpythons_numbers(page: Page, site: BuiltSite, seed: int) -> None:
+    open_lab(page)
+    params = {"seed": seed, "turns": 2, "updates": 60}
+    browser = page.evaluate(
+        CALL, [f"{site.url}assets/lab/client.js", "run_simulation", {"params": params}]
+    )
+    assert_close(browser, run_experiment(params))
+
+
+# ------------------------------------------------------- reading it anywhere
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_before_and_after_a_run(page: Page, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    lab = open_lab(page)
+    axe = Axe.from_file(AXE)
+    open_all_details(page)
+    before = axe.run(page, context=AXE_CONTEXT)
+    assert before.violations_count == 0, before.generate_report()
+
+    run(lab)
+    open_all_details(page)
+    after = axe.run(page, context=AXE_CONTEXT)
+    assert after.violations_count == 0, after.generate_report()
+
+
+# Elements wider than the screen, outside any horizontal scroller.
+CLIPPED = """(root) => {
+  const limit = document.documentElement.clientWidth;
+  const scrolls = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  return [...root.querySelectorAll("*")]
+    .filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
+    })
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`);
+}"""
+
+
+def test_the_lab_fits_a_phone_screen(page: Page) -> None:
+    page.set_viewport_size(PHONE)
+    lab = open_lab(page)
+    field(lab, "Reward table").select_option("custom")
+    run(lab)
+    open_all_details(page)
+    assert lab.evaluate(CLIPPED) == []
+    plot = lab.locator("[data-lab-plot]").bounding_box()
+    svg = chart(lab).bounding_box()
+    assert plot and svg and svg["width"] <= plot["width"] + 1
+    # Wide tables scroll inside their own box, which a keyboard can reach.
+    scroller = lab.locator("[data-lab-partners]")
+    expect(scroller).to_have_attribute("tabindex", "0")

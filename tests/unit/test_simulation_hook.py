@@ -1,0 +1,409 @@
+"""The ```lab-simulation fence: its form comes from lab.param_spec, bad fences name file:line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab import CLIMBING, ParamError, param_spec, run_experiment, validate_params
+from lesson_hooks.simulation import (
+    METHOD_LABELS,
+    STEP_LABELS,
+    SimulationFenceError,
+    describe_params,
+    find_fences,
+    format_number,
+    format_percent,
+    on_page_markdown,
+    parse_page,
+    refusal_templates,
+    render_lab,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "simulation.md"
+PATH = "docs/page.md"
+MARK = "# <-"  # marks the line an error must point at
+SPEC = param_spec()
+
+
+# ---------------------------------------------------------------- helpers
+
+
+_VOID = {"input", "br", "hr", "img", "meta", "link", "col"}
+
+
+@dataclass(eq=False)
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node | str] = field(default_factory=list)
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            if isinstance(child, Node):
+                yield from child.iter()
+
+    def all(self, **attrs: str | None) -> list[Node]:
+        """Elements having each attribute (with that value, unless the value is None)."""
+        return [
+            n
+            for n in self.iter()
+            if all(k in n.attrs and (v is None or n.attrs[k] == v) for k, v in attrs.items())
+        ]
+
+    def one(self, **attrs: str | None) -> Node:
+        (found,) = self.all(**attrs)
+        return found
+
+    def tags(self, tag: str) -> list[Node]:
+        return [n for n in self.iter() if n.tag == tag]
+
+    @property
+    def text(self) -> str:
+        parts = [c if isinstance(c, str) else c.text for c in self.children]
+        return " ".join("".join(parts).split())
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in _VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        while len(self.stack) > 1:
+            if self.stack.pop().tag == tag:
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse_html(html: str) -> Node:
+    builder = _Builder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def page(body: str = "") -> str:
+    return f"# Title\n\nSome text.\n\n```lab-simulation\n{body}```\n\nMore text.\n"
+
+
+def rendered(body: str = "") -> Node:
+    (lab,) = parse_page(page(body), PATH)
+    return parse_html(render_lab(lab))
+
+
+def marked_line(markdown: str) -> int:
+    (line,) = [i for i, text in enumerate(markdown.split("\n"), 1) if MARK in text]
+    return line
+
+
+def number(text: str) -> float:
+    return float(text)
+
+
+# ------------------------------------------------------------- the page
+
+
+def test_the_simulation_page_has_one_lab_with_the_spec_defaults() -> None:
+    (lab,) = parse_page(PAGE.read_text(encoding="utf-8"), "docs/simulation.md")
+    assert lab.id == "simulation"
+    assert lab.params == validate_params()
+
+
+def test_the_page_replaces_the_fence_with_the_lab() -> None:
+    class FakeFile:
+        abs_src_path = None
+        src_uri = "page.md"
+
+    class FakePage:
+        file = FakeFile()
+
+    class FakeConfig:
+        config_file_path = None
+        docs_dir = "docs"
+
+    out = on_page_markdown(page(), FakePage(), FakeConfig(), None)  # type: ignore[arg-type]
+    assert "```lab-simulation" not in out
+    assert out.startswith('# Title\n\nSome text.\n\n\n<div class="lab lab-sim"')
+    assert out.endswith("</div>\n\n\nMore text.\n")
+    assert on_page_markdown("# No lab\n", FakePage(), FakeConfig(), None) == "# No lab\n"  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------- the form, from the spec
+
+
+def test_every_field_of_the_spec_is_a_labelled_control_with_an_error_slot() -> None:
+    html = rendered()
+    form = html.one(**{"data-lab-form": None})
+    boxes = [n.attrs["data-lab-field-box"] for n in form.all(**{"data-lab-field-box": None})]
+    assert boxes == list(SPEC)
+    for name, spec in SPEC.items():
+        box = form.one(**{"data-lab-field-box": name})
+        control = box.one(**{"data-lab-field": name})
+        error = box.one(**{"data-lab-error": name})
+        assert error.text == ""
+        if spec["kind"] == "table":
+            assert box.tags("legend")[0].text == spec["label"]
+            described = box.attrs["aria-describedby"].split()
+        else:
+            (label,) = box.tags("label")
+            assert label.text == spec["label"]
+            assert label.attrs["for"] == control.attrs["id"]
+            described = control.attrs["aria-describedby"].split()
+        assert error.attrs["id"] in described
+        for ref in described:
+            assert html.all(id=ref), f"{name}: aria-describedby names a missing id {ref}"
+
+
+def test_controls_start_at_the_spec_defaults() -> None:
+    form = rendered().one(**{"data-lab-form": None})
+    for name, spec in SPEC.items():
+        control = form.one(**{"data-lab-field": name})
+        if spec["kind"] == "choice":
+            options = control.tags("option")
+            assert [o.attrs["value"] for o in options] == [str(c) for c in spec["choices"]]
+            (selected,) = [o for o in options if "selected" in o.attrs]
+            assert selected.attrs["value"] == str(spec["default"])
+            # The page sends numbers for numeric choices (turns), text otherwise.
+            numeric = all(isinstance(c, int) for c in spec["choices"])
+            assert ("data-lab-numeric" in control.attrs) == numeric, name
+        elif spec["kind"] in ("integer", "number"):
+            assert number(control.attrs["value"]) == spec["default"]
+    # The custom table starts as the default (climbing) table, ready to edit.
+    cells = form.all(**{"data-lab-cell": None})
+    assert len(cells) == 9
+    for cell in cells:
+        i, j = map(int, cell.attrs["data-lab-cell"].split(","))
+        assert number(cell.attrs["value"]) == CLIMBING[i][j]
+        assert cell.attrs["aria-label"].startswith("Reward for helper ")
+
+
+def test_controls_carry_the_spec_limits_and_say_them() -> None:
+    form = rendered().one(**{"data-lab-form": None})
+    for name, spec in SPEC.items():
+        if spec["kind"] == "choice":
+            continue
+        control = form.one(**{"data-lab-field": name})
+        assert control.attrs["data-lab-kind"] == spec["kind"]
+        for key in ("min", "max", "min_exclusive"):
+            attr = f"data-lab-{key.replace('_', '-')}"
+            if key in spec:
+                assert number(control.attrs[attr]) == spec[key], (name, key)
+            else:
+                assert attr not in control.attrs, (name, key)
+        hint = form.one(id=f"lab-simulation-{name.replace('_', '-')}-hint").text
+        for key in ("min", "max", "min_exclusive"):
+            if key in spec:
+                limit = spec[key]
+                shown = str(limit) if isinstance(limit, int) else format_number(limit)
+                assert shown in hint, (name, hint)
+
+
+def test_fields_only_one_table_uses_start_hidden_unless_it_is_chosen() -> None:
+    form = rendered().one(**{"data-lab-form": None})
+    assert "hidden" in form.attrs  # shown by simulation.js; without JS there is nothing to run
+    assert "hidden" in form.one(**{"data-lab-field-box": "penalty_k"}).attrs
+    assert "hidden" in form.one(**{"data-lab-field-box": "custom_table"}).attrs
+    assert "hidden" not in form.one(**{"data-lab-field-box": "updates"}).attrs
+
+
+def test_fence_defaults_change_where_the_form_starts() -> None:
+    body = "defaults:\n  table: penalty\n  penalty_k: -5\n  turns: 2\n  seed: 7\n"
+    form = rendered(body).one(**{"data-lab-form": None})
+    assert "hidden" not in form.one(**{"data-lab-field-box": "penalty_k"}).attrs
+    assert form.one(**{"data-lab-field": "penalty_k"}).attrs["value"] == "-5"
+    assert form.one(**{"data-lab-field": "seed"}).attrs["value"] == "7"
+    turns = form.one(**{"data-lab-field": "turns"})
+    assert [o.attrs["value"] for o in turns.tags("option") if "selected" in o.attrs] == ["2"]
+
+
+def test_run_and_stop_buttons_stop_starts_disabled() -> None:
+    html = rendered()
+    run = html.one(**{"data-lab-action": "run"})
+    stop = html.one(**{"data-lab-action": "stop"})
+    assert (run.tag, run.attrs["type"], run.text) == ("button", "submit", "Run")
+    assert (stop.attrs["type"], stop.text) == ("button", "Stop")
+    assert "disabled" in stop.attrs and "disabled" not in run.attrs
+
+
+def test_the_lab_reads_without_javascript() -> None:
+    html = rendered()
+    lab = html.one(**{"data-lab": "simulation"})
+    assert lab.attrs["data-lab-run"] == "idle"
+    assert "needs JavaScript" in lab.one(**{"data-lab-fallback": None}).text
+    assert "hidden" in lab.one(**{"data-lab-results": None}).attrs
+    assert lab.one(**{"data-lab-status": None}).attrs["role"] == "status"
+    assert lab.one(**{"data-lab-summary": None}).attrs["aria-live"] == "polite"
+    legend = [n.attrs["data-lab-series"] for n in lab.all(**{"data-lab-series": None})]
+    assert legend == list(METHOD_LABELS)
+
+
+# ------------------------------------------------------- messages, from Python
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "extra"),
+    [
+        ("updates", "0", {}),
+        ("group_size", "1.5", {}),
+        ("learning_rate", "0", {}),
+        ("seed", "-1", {}),
+        ("penalty_k", "5", {"table": "penalty"}),
+    ],
+)
+def test_a_fields_message_is_the_validators_own(
+    name: str, typed: str, extra: dict[str, Any]
+) -> None:
+    with pytest.raises(ParamError) as refused:
+        validate_params({**extra, name: typed})
+    assert refusal_templates()[name].replace("{got}", f'"{typed}"') == refused.value.fields[name]
+
+
+def test_the_custom_tables_message_lists_the_refused_cells() -> None:
+    cells = [["abc", 0, 0], [0, 0, 0], [0, 0, "2000"]]
+    with pytest.raises(ParamError) as refused:
+        validate_params({"table": "custom", "custom_table": cells})
+    listed = 'row 1, column 1 ("abc"); row 3, column 3 ("2000")'
+    template = refusal_templates()["custom_table"]
+    assert template.replace("{cells}", listed) == refused.value.fields["custom_table"]
+
+
+# ------------------------------------------------------------ the transcript
+
+
+def test_the_recorded_episode_uses_the_mapping_exercises_labels() -> None:
+    html = rendered("defaults:\n  turns: 2\n")
+    episode = html.one(**{"data-lab-episode": None})
+    labels = [dt.text for dt in episode.tags("dt")]
+    per_agent = ["Observation", "Policy", "Action"]
+    joint = ["Joint output", "Reward", "Environment transition"]
+    assert labels == (per_agent * 2 + joint) * 2
+    assert set(STEP_LABELS) <= set(labels)
+    for step in ("helper-observation", "helper-policy", "main-action", "reward", "transition"):
+        assert html.all(id=f"lab-simulation-t1-{step}"), step
+    assert [h.text for h in episode.tags("h4")] == ["Turn 1 of 2", "Turn 2 of 2"]
+    assert len(episode.tags("details")) == 2  # the next prompts of turn 1
+
+
+def test_the_recorded_episode_is_the_default_run() -> None:
+    results = run_experiment()
+    episode = rendered().one(**{"data-lab-episode": None})
+    caption = episode.one(**{"data-lab-episode-caption": None}).text
+    assert describe_params(results["params"]) in caption
+    (step,) = results["episode"]["turns"]
+    reward = episode.one(**{"class": "lab-sim__reward"}).text
+    assert reward == format_number(step["reward"]["value"])
+    helper = step["agents"][0]
+    probs = [li.text for li in episode.all(**{"class": "lab-sim__probs"})[0].tags("li")]
+    expected = [
+        f"{rid} {format_percent(p)}"
+        for rid, p in zip(
+            helper["policy"]["responses"], helper["policy"]["probabilities"], strict=True
+        )
+    ]
+    assert probs == expected
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [(0.0, "0.0%"), (1e-6, "<0.1%"), (0.049, "4.9%"), (0.9999, ">99.9%"), (1.0, "100.0%")],
+)
+def test_percentages_never_round_to_certainty(p: float, text: str) -> None:
+    assert format_percent(p) == text
+
+
+def test_describe_params_names_the_table() -> None:
+    params = validate_params({"table": "penalty", "penalty_k": -2.5, "turns": 2}).to_json()
+    assert describe_params(params) == (
+        "penalty game (k = -2.5), 2 turns, 200 updates, group size 32, learning rate 1, seed 0"
+    )
+
+
+# ----------------------------------------------------------------- bad fences
+
+
+ERRORS = {
+    "invalid yaml": (f"defaults: [1,  {MARK}\n", "invalid YAML"),
+    "not a mapping": (f"- id  {MARK}\n", "the lab's settings are a mapping with keys `id`"),
+    "unknown key": (
+        f"default:  {MARK}\n  turns: 2\n",
+        "unknown key 'default' in the lab's settings (expected `id`, `defaults`). "
+        "Did you mean `defaults`?",
+    ),
+    "key twice": (f"id: one\nid: two  {MARK}\n", "`id` appears twice"),
+    "id not a slug": (f"id: My Lab  {MARK}\n", "`id` 'My Lab' must be lowercase letters"),
+    "defaults not a mapping": (f"defaults: 3  {MARK}\n", "`defaults` maps parameter names"),
+    "unknown parameter": (
+        f"defaults:\n  turn: 2  {MARK}\n",
+        "`defaults`: turn: Unknown parameter; expected one of table,",
+    ),
+    "refused value": (
+        f"defaults:\n  seed: 1\n  updates: 0  {MARK}\n",
+        "`defaults`: updates: Updates must be a whole number from 1 to 5000; got 0.",
+    ),
+    "parameter twice": (
+        f"defaults:\n  seed: 1\n  seed: 2  {MARK}\n",
+        "`defaults` sets 'seed' twice.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_a_bad_fence_fails_at_its_line(case: str) -> None:
+    body, problem = ERRORS[case]
+    markdown = page(body)
+    with pytest.raises(SimulationFenceError) as failed:
+        parse_page(markdown, PATH)
+    message = str(failed.value)
+    assert message.startswith(f"{PATH}:{marked_line(markdown)}: "), message
+    assert problem in message
+
+
+def test_an_unclosed_fence_fails_at_its_opening_line() -> None:
+    markdown = "# Title\n\n```lab-simulation\nid: lost\n"
+    with pytest.raises(SimulationFenceError, match=rf"^{PATH}:3: .* never closed"):
+        find_fences(markdown, PATH)
+
+
+def test_two_labs_on_a_page_need_their_own_ids() -> None:
+    markdown = page() + "\n" + page().replace("# Title\n", "")
+    with pytest.raises(SimulationFenceError) as failed:
+        parse_page(markdown, PATH)
+    first, second = [
+        n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-simulation"
+    ]
+    assert str(failed.value).startswith(
+        f"{PATH}:{second}: a lab with id 'simulation' is already on this page (line {first})"
+    )
+    assert len(parse_page(page() + "\n" + page("id: second\n"), PATH)) == 2
+
+
+def test_fences_inside_other_code_blocks_are_left_alone() -> None:
+    markdown = "````markdown\n```lab-simulation\n```\n````\n\n" + page()
+    (fence,) = find_fences(markdown, PATH)
+    assert fence.line == markdown.split("\n").index("```lab-simulation", 4) + 1
+
+
+def test_named_tables_tell_the_curve_their_best_cell() -> None:
+    table = rendered().one(**{"data-lab-field": "table"})
+    best = {o.attrs["value"]: o.attrs.get("data-lab-best") for o in table.tags("option")}
+    assert best == {
+        "climbing": format_number(max(max(row) for row in CLIMBING)),
+        "penalty": "10",
+        "custom": None,  # read from the reader's own cells
+    }
