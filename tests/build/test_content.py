@@ -13,7 +13,10 @@ import pytest
 
 from tests.conftest import ROOT, BuiltSite
 
-SOURCE = ROOT.parent / "shared" / "source" / "lesson.txt"
+# The lesson text as handed to us (../shared/source/lesson.txt), kept in the repo
+# so a clone can test against it; test_the_source_copy_is_current guards drift.
+SOURCE = ROOT / "tests" / "fixtures" / "lesson.txt"
+SHARED_SOURCE = ROOT.parent / "shared" / "source" / "lesson.txt"
 PAGES = {
     "home": "",
     "lesson": "lesson/",
@@ -394,3 +397,8 @@ def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> 
         ):
             broken.append(href)
     assert not broken, f"{page}: broken links {broken}"
+
+
+@pytest.mark.skipif(not SHARED_SOURCE.exists(), reason="no ../shared beside this checkout")
+def test_the_source_copy_is_current() -> None:
+    assert SOURCE.read_bytes() == SHARED_SOURCE.read_bytes()
