@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,12 +26,19 @@ class StaticHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A browser that closes a page mid-download is not a server error.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class StaticServer:
     """A threaded server for ``directory``; ``url`` is known before anything is served."""
 
     def __init__(self, directory: Path) -> None:
         handler = functools.partial(StaticHandler, directory=str(directory))
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

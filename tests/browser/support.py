@@ -1,0 +1,358 @@
+"""Helpers for the quality gates: the site's pages, axe-core, keyboard focus, the mapping lab."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from xml.etree import ElementTree
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.conftest import PageErrors
+from tests.conftest import ROOT, BuiltSite
+
+BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
+AXE_SCRIPT = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # the pinned axe-core
+# Material's attribute for the palette in use: light is "default", dark is "slate".
+SCHEMES = {"light": "default", "dark": "slate"}
+PHONE = {"width": 375, "height": 812}
+MAPPING = '[data-lab="mapping"]'
+SIMULATION = '[data-lab="simulation"]'
+_SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+# ------------------------------------------------------------------ pages
+
+
+def site_pages(site: BuiltSite) -> list[str]:
+    """Every HTML page of the built site, as a path relative to its root ("./" for home).
+
+    The sitemap names the pages readers navigate; the 404 page is not in it,
+    so pages are found on disk and the sitemap only cross-checks the result.
+    """
+    pages: list[str] = []
+    for html in sorted(site.dir.rglob("*.html")):
+        relative = html.relative_to(site.dir)
+        if relative.parts[0] == "assets":
+            continue
+        if html.name == "index.html":
+            pages.append(f"{relative.parent.as_posix()}/".removeprefix("./") or "./")
+        else:
+            pages.append(relative.as_posix())
+    listed = [
+        (loc.text or "").strip().removeprefix(site.url) or "./"
+        for loc in ElementTree.parse(site.dir / "sitemap.xml").findall("s:url/s:loc", _SITEMAP)
+    ]
+    assert listed, "the sitemap lists no pages"
+    missing = sorted(set(listed) - set(pages))
+    assert not missing, f"pages in the sitemap but not in the built site: {missing}"
+    return pages
+
+
+def open_all_details(page: Page) -> None:
+    """Open every collapsed block, so what it hides is checked too."""
+    page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
+
+
+def use_scheme(page: Page, scheme: str) -> None:
+    """Switch the reader's system palette and wait until Material follows it."""
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+
+
+@functools.cache
+def _axe() -> Axe:
+    return Axe.from_file(AXE_SCRIPT)
+
+
+SETTLED = """() => document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity
+)"""
+
+
+def axe_violations(page: Page, where: str) -> list[str]:
+    """The whole page's axe-core violations: one entry per rule, naming every element."""
+    # Colours are only what a reader sees once Material's fades and palette
+    # transitions have finished; endless animations (spinners) never do.
+    page.wait_for_function(SETTLED)
+    results = _axe().run(page)
+    found: list[str] = []
+    for violation in results.response["violations"]:
+        nodes = violation["nodes"]
+        first = nodes[0]
+        targets = ", ".join(" ".join(map(str, node["target"])) for node in nodes[:8])
+        more = f" and {len(nodes) - 8} more" if len(nodes) > 8 else ""
+        found.append(
+            f"{where}: {violation['id']} ({violation['impact']}): {violation['help']}\n"
+            f"    {len(nodes)} element(s): {targets}{more}\n"
+            f"    first: {' '.join(first.get('failureSummary', '').split())}\n"
+            f"    {first['html'][:200]}"
+        )
+    return found
+
+
+def duplicate_ids(page: Page) -> list[str]:
+    """Element ids used more than once (copy buttons and links find their block by id)."""
+    return page.evaluate(
+        """() => {
+          const seen = new Map();
+          for (const el of document.querySelectorAll("[id]")) {
+            seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+          }
+          return [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} (${n} times)`);
+        }"""
+    )
+
+
+def watch(page: Page) -> PageErrors:
+    """Console errors and uncaught exceptions of a page made outside the `page` fixture."""
+    errors = PageErrors()
+    page.on("console", errors.on_console)
+    page.on("pageerror", errors.on_page_error)
+    return errors
+
+
+# ------------------------------------------------------------------ focus
+
+# What the keyboard focus is on, and whether a reader can see it: an outline
+# or a box-shadow on a rendered element. Material's palette radios are 0 by 0 px
+# and draw their ring on the label after them (.md-option.focus-visible + label);
+# a code editor draws it around the editing area (an outline on a near ancestor).
+FOCUS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const own = el.getBoundingClientRect();
+  const next = el.nextElementSibling;
+  const ring = own.width * own.height === 0 && next?.tagName === "LABEL" ? next : el;
+  const style = getComputedStyle(ring);
+  const box = ring.getBoundingClientRect();
+  const outlined = (s) => s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+  let around = false;
+  for (let up = el.parentElement, n = 0; up && n < 3; up = up.parentElement, n += 1) {
+    around ||= outlined(getComputedStyle(up));
+  }
+  const name = [el.getAttribute("aria-label"), el.textContent, el.title]
+    .map((text) => (text ?? "").trim().replace(/\\s+/g, " "))
+    .find(Boolean)?.slice(0, 50) ?? "";
+  const hint = (el.getAttribute("aria-describedby") ?? "").split(/\\s+/)
+    .map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+  return {
+    what: `<${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}> "${name}"`,
+    editor: el.isContentEditable,
+    hint,
+    href: el.href ? String(el.href) : null,
+    indicator: outlined(style) || style.boxShadow !== "none" || around,
+    rendered: box.width > 0 && box.height > 0 && style.visibility === "visible",
+  };
+}"""
+
+
+@dataclass(frozen=True)
+class Focus:
+    what: str
+    editor: bool  # a code editor, where Tab indents instead of moving on
+    hint: str  # its accessible description
+    href: str | None
+    indicator: bool
+    rendered: bool
+
+
+def focus_of(page: Page) -> Focus | None:
+    """The focused element, or None when the focus is on <body> (lost)."""
+    found = page.evaluate(FOCUS)
+    return Focus(**found) if found else None
+
+
+class KeyboardWalk:
+    """A reader using only the keyboard; after every key the focus must be visible."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.trail: list[str] = []  # what each key press reached, for failure messages
+
+    def press(self, key: str) -> Focus:
+        """Press ``key``; the focus must then be on a rendered element with a visible ring."""
+        self.page.keyboard.press(key)
+        focus = focus_of(self.page)
+        self.trail.append(f"{key} -> {focus.what if focus else '<body>'}")
+        assert focus is not None, f"after {key}, the focus was lost to <body>\n{self.recent()}"
+        assert focus.rendered, f"after {key}, the focus is on a hidden element\n{self.recent()}"
+        assert focus.indicator, f"after {key}, the focus ring is invisible\n{self.recent()}"
+        return focus
+
+    def to(self, target: str | Callable[[], bool], *, key: str = "Tab", limit: int) -> Focus:
+        """Press ``key`` until ``target`` (a CSS selector, or a test) has the focus."""
+        if isinstance(target, str):
+            selector = target
+
+            def reached() -> bool:
+                return self.page.locator(selector).evaluate_all(
+                    "(all) => all.includes(document.activeElement)"
+                )
+
+            target = reached
+        for _ in range(limit):
+            focus = self.press(key)
+            if target():
+                return focus
+            if focus.editor:
+                # Tab indents in a code editor; the reader must be told how to leave.
+                assert re.search(r"\bEsc(ape)?\b", focus.hint), (
+                    f"keyboard trap: {focus.what} keeps Tab and its description does not "
+                    f"say how to leave it ({focus.hint!r})\n{self.recent()}"
+                )
+                self.press("Escape")
+        raise AssertionError(f"not reached in {limit} presses of {key}\n{self.recent()}")
+
+    def recent(self, n: int = 12) -> str:
+        return "keys so far (latest last):\n  " + "\n  ".join(self.trail[-n:])
+
+
+# ------------------------------------------------------------ mapping lab
+
+# The mapping lab as the DOM shows it, read in one go after each step.
+MAPPING_STATE = """(root) => {
+  const text = (el) => el.textContent.trim().replace(/\\s+/g, " ");
+  return {
+    chips: [...root.querySelectorAll("[data-lab-chip]")].map((chip) => ({
+      concept: chip.dataset.labChip,
+      inTray: chip.checkVisibility(),
+      pressed: chip.getAttribute("aria-pressed") === "true",
+    })),
+    zones: [...root.querySelectorAll("[data-lab-zone]")].map((zone) => ({
+      n: Number(zone.dataset.labZone),
+      chips: [...zone.querySelectorAll(".lab-chip")].map(text),
+      holds: zone.dataset.labHolds ?? null,
+      text: text(zone),
+      label: zone.getAttribute("aria-label"),
+      result: zone.dataset.labResult ?? null,
+      picked: zone.classList.contains("is-picked"),
+    })),
+    feedback: [...root.querySelectorAll("[data-lab-part]")].map((part) => {
+      const box = part.querySelector(".lab-feedback");
+      return {
+        n: Number(part.dataset.labPart),
+        shown: !box.hidden,
+        result: box.dataset.labResult ?? null,
+        text: text(box),
+      };
+    }),
+    summary: text(root.querySelector("[data-lab-summary]")),
+    trayEmpty: root.querySelector("[data-lab-concepts]").classList.contains("is-empty"),
+    leftovers:
+      document.querySelectorAll(".lab-chip--ghost").length +
+      root.querySelectorAll(".is-drag-source, .is-over").length +
+      root.classList.contains("is-dragging"),
+  };
+}"""
+
+
+@dataclass(frozen=True)
+class MappingSpec:
+    """The exercise as the page ships it to the Python checker."""
+
+    concepts: list[str]
+    text: dict[int, str]
+    answer: dict[int, str]
+
+    @classmethod
+    def of(cls, lab: Locator) -> MappingSpec:
+        url = lab.evaluate("(root) => new URL(root.dataset.labSpec, location.href).href")
+        response = lab.page.request.get(url)
+        assert response.ok, f"{url}: HTTP {response.status}"
+        spec = response.json()
+        return cls(
+            concepts=list(spec["concepts"]),
+            text={part["n"]: part["text"] for part in spec["parts"]},
+            answer={part["n"]: part["answer"] for part in spec["parts"]},
+        )
+
+
+def mapping_state(lab: Locator) -> dict[str, Any]:
+    return lab.evaluate(MAPPING_STATE)
+
+
+def placements(state: dict[str, Any]) -> dict[int, str]:
+    """Part number -> the concept its zone shows."""
+    return {zone["n"]: zone["chips"][0] for zone in state["zones"] if zone["chips"]}
+
+
+SCORE = re.compile(r"^(\d+) of (\d+) correct\b")
+
+
+def consistency_problems(state: dict[str, Any], spec: MappingSpec) -> list[str]:
+    """Everything about the lab's DOM that contradicts itself or the exercise."""
+    problems: list[str] = []
+    chips = [chip["concept"] for chip in state["chips"]]
+    if sorted(chips) != sorted(spec.concepts):
+        problems.append(f"the chips are {chips}, not one per concept {spec.concepts}")
+    zones = {zone["n"]: zone for zone in state["zones"]}
+    if sorted(zones) != sorted(spec.text):
+        problems.append(f"the zones are parts {sorted(zones)}, not {sorted(spec.text)}")
+    for n, zone in zones.items():
+        if len(zone["chips"]) > 1:
+            problems.append(f"part {n} holds {len(zone['chips'])} chips: {zone['chips']}")
+        shown = zone["chips"][0] if zone["chips"] else None
+        if (zone["holds"] or None) != shown:
+            problems.append(f"part {n} shows {shown} but records {zone['holds']!r}")
+        if zone["text"] != (shown or "drop here"):
+            problems.append(f"part {n} reads {zone['text']!r} with {shown} on it")
+        label = f"Part {n}, {spec.text.get(n)}: {shown or 'drop here'}"
+        if zone["label"] != label:
+            problems.append(f"part {n} is named {zone['label']!r}, not {label!r}")
+        if zone["picked"] and shown is None:
+            problems.append(f"empty part {n} is marked as picked up")
+    for concept in spec.concepts:
+        in_tray = sum(c["inTray"] for c in state["chips"] if c["concept"] == concept)
+        on_parts = [n for n, zone in zones.items() if concept in zone["chips"]]
+        if in_tray + len(on_parts) != 1:
+            where = (["the tray"] if in_tray else []) + [f"part {n}" for n in on_parts]
+            problems.append(f"{concept} is in {len(where)} places: {where or 'nowhere'}")
+    visible = sum(c["inTray"] for c in state["chips"]) + sum(
+        len(z["chips"]) for z in zones.values()
+    )
+    if visible != len(spec.concepts):
+        problems.append(f"{visible} chips are shown for {len(spec.concepts)} concepts")
+    placed = placements(state)
+    if state["trayEmpty"] != (len(placed) == len(spec.concepts)):
+        problems.append(f"the tray says empty={state['trayEmpty']} with {len(placed)} placed")
+    pressed = [c["concept"] for c in state["chips"] if c["pressed"]]
+    picked = [n for n, zone in zones.items() if zone["picked"]]
+    if len(pressed) + len(picked) > 1:
+        problems.append(f"several selections at once: chips {pressed}, parts {picked}")
+    if any(not c["inTray"] for c in state["chips"] if c["pressed"]):
+        problems.append(f"a placed chip is still pressed in the tray: {pressed}")
+    if state["leftovers"]:
+        problems.append(f"{state['leftovers']} elements still styled as mid-drag")
+    # A verdict shown must describe the placement shown now, never an old one.
+    for item in state["feedback"]:
+        n = item["n"]
+        expected = (
+            "empty"
+            if n not in placed
+            else "correct"
+            if placed[n] == spec.answer.get(n)
+            else "incorrect"
+        )
+        zone_result = zones[n]["result"] if n in zones else None
+        if item["shown"]:
+            if item["result"] != expected:
+                problems.append(
+                    f"part {n} ({placed.get(n)}) shows verdict {item['result']}, not {expected}"
+                )
+            if zone_result != item["result"]:
+                problems.append(
+                    f"part {n}'s zone says {zone_result}, its feedback {item['result']}"
+                )
+        elif zone_result is not None:
+            problems.append(f"part {n}'s zone keeps verdict {zone_result} with its feedback hidden")
+    score = SCORE.match(state["summary"])
+    if score:
+        correct = sum(placed.get(n) == answer for n, answer in spec.answer.items())
+        if (int(score[1]), int(score[2])) != (correct, len(spec.answer)):
+            problems.append(f"the summary says {state['summary']!r} with {correct} correct")
+    return problems

@@ -1,0 +1,370 @@
+"""The quality gates over the whole built site: accessibility (axe-core) on every page
+and in both labs after use, a keyboard-only walk, unique ids, and no other origin."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import PageErrors
+from tests.browser.support import (
+    BOOT,
+    MAPPING,
+    PHONE,
+    SCHEMES,
+    SIMULATION,
+    KeyboardWalk,
+    MappingSpec,
+    axe_violations,
+    duplicate_ids,
+    open_all_details,
+    site_pages,
+    use_scheme,
+    watch,
+)
+from tests.conftest import BuiltSite
+
+RUN = 90_000  # ms: a default simulation run, Python's start included, on a busy machine
+FILLED = '[data-lab-zone]:not([data-lab-holds=""])'
+
+
+def report(problems: list[str]) -> str:
+    return f"{len(problems)} problem(s):\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[tuple[Page, PageErrors]]:
+    """A touch phone, 375 px wide, with the same site and service-worker settings as `page`."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": PHONE}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    yield page, errors
+    context.close()
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+
+
+# --------------------------------------------------------------- axe-core
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_page_has_no_accessibility_violations(
+    page: Page, site: BuiltSite, scheme: str
+) -> None:
+    """The whole page (header, navigation, content, footer), with every <details> open."""
+    problems: list[str] = []
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    for path in site_pages(site):
+        page.goto(path)
+        use_scheme(page, scheme)
+        open_all_details(page)
+        problems += axe_violations(page, f"{path} ({scheme})")
+    assert not problems, report(problems)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_page_on_a_phone_has_no_accessibility_violations(
+    phone: tuple[Page, PageErrors], site: BuiltSite, scheme: str
+) -> None:
+    """At 375 px on a touch screen, and again with the navigation drawer open."""
+    page, _ = phone
+    problems: list[str] = []
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    for path in site_pages(site):
+        page.goto(path)
+        use_scheme(page, scheme)
+        open_all_details(page)
+        problems += axe_violations(page, f"{path} (phone, {scheme})")
+        page.get_by_role("banner").locator("label[for='__drawer']").tap()
+        expect(page.get_by_role("navigation", name="Navigation")).to_be_in_viewport()
+        problems += axe_violations(page, f"{path} (phone, {scheme}, menu open)")
+    assert not problems, report(problems)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_search_results_have_no_accessibility_violations(page: Page, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.goto("./")
+    use_scheme(page, scheme)
+    box = page.get_by_role("textbox", name="Search")
+    box.click()
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    box.press_sequentially("reward")
+    expect(page.locator(".md-search-result__item").first).to_be_visible()
+    assert not (problems := axe_violations(page, f"search results ({scheme})")), report(problems)
+
+
+def both_schemes(page: Page, where: str) -> list[str]:
+    """Violations in light and in dark, switching the palette without reloading."""
+    problems: list[str] = []
+    for scheme in SCHEMES:
+        use_scheme(page, scheme)
+        problems += axe_violations(page, f"{where} ({scheme})")
+    return problems
+
+
+def test_the_mapping_lab_after_check_and_clear_has_no_accessibility_violations(
+    page: Page,
+) -> None:
+    page.goto("lesson/")
+    lab = page.locator(MAPPING)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    spec = MappingSpec.of(lab)
+    placed = {1: spec.answer[2], 2: spec.answer[1], 3: spec.answer[3]}  # two wrong, one right
+    for n, concept in placed.items():
+        lab.locator(f'[data-lab-chip="{concept}"]').click()
+        lab.locator(f'[data-lab-zone="{n}"]').click()
+    spare = next(c for c in spec.concepts if c not in placed.values())
+    lab.locator(f'[data-lab-chip="{spare}"]').click()  # a chip left selected
+    lab.locator('[data-lab-action="check"]').click()
+    expect(lab.locator("[data-lab-summary]")).to_contain_text(
+        f"1 of {len(spec.answer)} correct", timeout=BOOT
+    )
+    for result in ("correct", "incorrect", "empty"):
+        expect(lab.locator(f'.lab-feedback[data-lab-result="{result}"]').first).to_be_visible()
+    problems = both_schemes(page, "lesson/ mapping lab after Check")
+
+    lab.locator('[data-lab-action="clear"]').click()
+    expect(lab.locator(".lab-feedback:visible")).to_have_count(0)
+    expect(lab.locator(FILLED)).to_have_count(0)
+    problems += both_schemes(page, "lesson/ mapping lab after Clear")
+    assert not problems, report(problems)
+
+
+def test_the_simulation_lab_after_a_run_has_no_accessibility_violations(page: Page) -> None:
+    # Arrive by instant navigation, as a reader from the lesson does.
+    page.goto("lesson/")
+    page.get_by_role("navigation", name="Navigation").get_by_role(
+        "link", name="Simulation Lab"
+    ).click()
+    expect(page).to_have_url(re.compile(r"/simulation/$"))
+    lab = page.locator(SIMULATION)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    lab.get_by_role("button", name="Run", exact=True).click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(lab.locator("[data-lab-results]")).to_be_visible()
+    open_all_details(page)
+    problems = both_schemes(page, "simulation/ after a run")
+    problems += [f"simulation/ after a run: id {i} is not unique" for i in duplicate_ids(page)]
+    assert not problems, report(problems)
+
+
+# --------------------------------------------------------------------- ids
+
+# Material's copy button finds its block by id (data-clipboard-target).
+COPY_TARGETS = """() => [...document.querySelectorAll(".md-code__button[data-clipboard-target]")]
+  .filter((button) => {
+    const own = button.closest("pre")?.querySelector(":scope > code");
+    return document.querySelector(button.dataset.clipboardTarget) !== own;
+  })
+  .map((button) => button.closest("pre").textContent.trim().slice(0, 60))"""
+
+
+def test_ids_are_unique_and_each_copy_button_copies_its_own_block(
+    page: Page, site: BuiltSite
+) -> None:
+    problems: list[str] = []
+    for path in site_pages(site):
+        page.goto(path)
+        problems += [f"{path}: id {found} is not unique" for found in duplicate_ids(page)]
+        problems += [
+            f"{path}: the copy button of the block starting {text!r} copies another block"
+            for text in page.evaluate(COPY_TARGETS)
+        ]
+    assert not problems, report(problems)
+
+
+# ---------------------------------------------------------------- keyboard
+
+
+def tab_direction(page: Page, selector: str) -> str:
+    """Tab when ``selector`` comes after the focused element, else Shift+Tab."""
+    after = page.evaluate(
+        """(selector) => {
+          const target = document.querySelector(selector);
+          const from = document.activeElement;
+          return Boolean(from.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING);
+        }""",
+        selector,
+    )
+    return "Tab" if after else "Shift+Tab"
+
+
+def links_to(page: Page, path: str) -> bool:
+    """Is the focus on a link to the site's page ``path``?"""
+    return page.evaluate(
+        """(path) => {
+          const el = document.activeElement;
+          return el instanceof HTMLAnchorElement &&
+            new URL(el.href).pathname === new URL(path, __md_scope).pathname;
+        }""",
+        path,
+    )
+
+
+def test_keyboard_only_walk_through_the_lesson_and_both_labs(page: Page) -> None:
+    """From the top of the lesson to both labs' results with only the keyboard,
+    the focus always visible and never dropped after a key press."""
+    page.goto("lesson/")
+    walk = KeyboardWalk(page)
+    lab = page.locator(MAPPING)
+    summary = lab.locator("[data-lab-summary]")
+
+    def chip(concept: str) -> str:
+        return f'{MAPPING} [data-lab-chip="{concept}"]'
+
+    def zone(n: int) -> str:
+        return f'{MAPPING} [data-lab-zone="{n}"]'
+
+    def go(selector: str, limit: int = 15) -> None:
+        walk.to(selector, key=tab_direction(page, selector), limit=limit)
+
+    def place(concept: str, n: int, key: str) -> None:
+        go(chip(concept))
+        walk.press(key)
+        expect(page.locator(chip(concept))).to_have_attribute("aria-pressed", "true")
+        go(zone(n))
+        walk.press(key)
+        expect(page.locator(zone(n))).to_have_attribute("data-lab-holds", concept)
+
+    assert "Skip to content" in walk.press("Tab").what
+    # Through the header, navigation and lesson text to the exercise.
+    walk.to(f"{MAPPING} [data-lab-chip]", limit=120)
+    spec = MappingSpec.of(lab)
+
+    # Escape cancels a selection; Delete returns a placed chip to the tray.
+    walk.press("Enter")
+    walk.press("Escape")
+    expect(lab.locator('[aria-pressed="true"]')).to_have_count(0)
+    wrong = next(c for c in spec.concepts if c != spec.answer[1])
+    place(wrong, 1, "Enter")
+    walk.press("Delete")
+    expect(page.locator(zone(1))).to_have_attribute("data-lab-holds", "")
+
+    for n, concept in spec.answer.items():
+        place(concept, n, "Enter" if n % 2 else "Space")
+    go(f'{MAPPING} [data-lab-action="check"]')
+    walk.press("Enter")
+    parts = len(spec.answer)
+    expect(summary).to_contain_text(f"{parts} of {parts} correct", timeout=BOOT)
+    go(f'{MAPPING} [data-lab-action="clear"]')
+    walk.press("Space")
+    expect(lab.locator(FILLED)).to_have_count(0)
+    expect(summary).to_be_empty()
+
+    # On to the simulation lab by the first link there after the exercise.
+    walk.to(lambda: links_to(page, "simulation/"), limit=30)
+    page.keyboard.press("Enter")  # a new page: the focus starts over
+    expect(page).to_have_url(re.compile(r"/simulation/$"))
+    sim = page.locator(SIMULATION)
+    expect(sim).to_have_attribute("data-lab-enhanced", "")  # the reader sees the new page
+    run = f'{SIMULATION} [data-lab-action="run"]'
+    walk.to(run, limit=120)
+    walk.press("Enter")
+    expect(sim).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(page.locator(run)).to_be_focused()
+    expect(sim.locator("[data-lab-summary]")).not_to_be_empty()
+    walk.to(f"{SIMULATION} [data-lab-results] *", limit=15)
+
+
+# ------------------------------------------------------------------ origin
+
+# Every address a page's markup and styles would load from, requested or not yet.
+RESOURCES = """() => {
+  const urls = [];
+  for (const el of document.querySelectorAll("[src], [srcset], link[href], object[data]")) {
+    if (el.src) urls.push(el.src);
+    if (el.tagName === "LINK" && !/\\b(canonical|alternate|author|license)\\b/.test(el.rel)) {
+      urls.push(el.href);
+    }
+    for (const part of (el.getAttribute("srcset") ?? "").split(",")) {
+      const url = part.trim().split(/\\s+/)[0];
+      if (url) urls.push(new URL(url, document.baseURI).href);
+    }
+    if (el.data) urls.push(el.data);
+  }
+  for (const sheet of document.styleSheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      urls.push(sheet.href); // unreadable: a sheet from another origin
+      continue;
+    }
+    for (const rule of rules) {
+      for (const [, url] of rule.cssText.matchAll(/url\\("?([^")]+)"?\\)/g)) {
+        if (!url.startsWith("data:")) urls.push(new URL(url, sheet.href ?? document.baseURI).href);
+      }
+    }
+  }
+  return urls;
+}"""
+
+
+def foreign(urls: list[str], origin: str) -> list[str]:
+    return sorted({u for u in urls if not u.startswith((origin, "data:", "blob:", "about:"))})
+
+
+def start_labs(page: Page) -> None:
+    """Scroll each lab on the page into view and wait for its Python."""
+    for lab in page.locator("[data-lab]").all():
+        lab.scroll_into_view_if_needed()
+        expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+
+def use_labs(page: Page) -> None:
+    """Check the exercise and run the simulation, wherever they are."""
+    for lab in page.locator(MAPPING).all():
+        lab.locator('[data-lab-action="check"]').click()
+        expect(lab.locator("[data-lab-summary]")).to_contain_text("correct", timeout=BOOT)
+    for lab in page.locator(SIMULATION).all():
+        lab.get_by_role("button", name="Run", exact=True).click()
+        expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+
+
+def test_every_page_makes_requests_only_to_its_own_origin(
+    browser: Browser, browser_context_args: dict, site: BuiltSite
+) -> None:
+    """Every page, read to the end, its labs used, searched, with the service
+    worker precaching as it does for readers; and nothing in any page's
+    markup or styles points elsewhere."""
+    context: BrowserContext = browser.new_context(
+        **{**browser_context_args, "service_workers": "allow"}
+    )
+    requests: list[str] = []
+    # The context also sees what workers and the service worker fetch.
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    errors = watch(page)
+    referenced: list[str] = []
+    try:
+        for path in site_pages(site):
+            page.goto(path, wait_until="networkidle")
+            open_all_details(page)
+            page.keyboard.press("End")
+            start_labs(page)
+            use_labs(page)
+            page.wait_for_load_state("networkidle")
+            referenced += [f"{path}: {url}" for url in foreign(page.evaluate(RESOURCES), site.url)]
+        page.goto("./")
+        box = page.get_by_role("textbox", name="Search")
+        box.click()
+        box.press_sequentially("reward")
+        expect(page.locator(".md-search-result__item").first).to_be_visible()
+        # The footer note appears once the service worker has cached the site and Python.
+        expect(page.locator("[data-offline-status]")).to_have_text(
+            "Available offline", timeout=BOOT
+        )
+        page.wait_for_load_state("networkidle")
+    finally:
+        context.close()
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+    assert any(url.endswith(".wasm") for url in requests), "Python never started"
+    assert not (elsewhere := foreign(requests, site.url)), report(elsewhere)
+    assert not referenced, report(referenced)
