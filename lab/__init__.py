@@ -19,7 +19,9 @@ from lab.sim_task import (
     penalty_table,
     prompted_prior,
     table_reward,
+    which_response,
 )
+from lab.user_code import UserCodeError, load_user_code, original_source, run_with_code
 
 __all__ = [
     "CLIMBING",
@@ -32,14 +34,19 @@ __all__ = [
     "Partner",
     "SimParams",
     "StopExperiment",
+    "UserCodeError",
     "UserFunctionError",
     "check_mapping",
     "group_advantages",
+    "load_user_code",
     "make_reward_fn",
+    "original_source",
     "param_spec",
     "penalty_table",
     "prompted_prior",
     "run_experiment",
+    "run_with_code",
     "table_reward",
     "validate_params",
+    "which_response",
 ]

@@ -14,6 +14,7 @@ from typing import Any
 from lab.errors import LabError
 from lab.mapping import check_mapping
 from lab.sim import run_experiment
+from lab.user_code import run_with_code
 
 Progress = Callable[[dict[str, Any]], None]
 Call = Callable[[dict[str, Any], Progress], Any]
@@ -28,10 +29,23 @@ def _check_mapping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
 
 
 def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """``{"params"}``, and optionally ``{"code"}``: the reader's verifier and prior.
+
+    With code, progress also reports ``{"in_user_code": true}`` and ``false``
+    around every stretch Python spends in the reader's code (the page's time limit).
+    """
+
     def report(update: int, partial: dict[str, Any]) -> None:
         progress(partial)
 
-    return run_experiment(args.get("params"), report)
+    code = args.get("code")
+    if code is None:
+        return run_experiment(args.get("params"), report)
+
+    def watch(inside: bool) -> None:
+        progress({"in_user_code": inside})
+
+    return run_with_code(args.get("params"), code, report, watch=watch)
 
 
 CALLS: dict[str, Call] = {

@@ -44,6 +44,7 @@ __all__ = [
     "penalty_table",
     "prompted_prior",
     "table_reward",
+    "which_response",
 ]
 
 Table = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
@@ -209,7 +210,8 @@ RewardFn = Callable[[JointOutput], float]
 PriorFn = Callable[[Observation], Sequence[float]]
 
 
-def _which(program: str, responses: Sequence[Response]) -> int:
+def which_response(program: str, responses: Sequence[Response]) -> int:
+    """The index of the one response in ``responses`` whose code ``program`` contains."""
     found = [i for i, r in enumerate(responses) if r.code in program]
     if len(found) != 1:
         raise ValueError("The verifier's rubric does not know this program.")
@@ -223,8 +225,8 @@ def table_reward(joint_output: JointOutput, table: Table = CLIMBING) -> float:
     It checks which ``aux`` and which ``solve`` the program contains, as a test
     suite would, and returns one number for the whole program.
     """
-    row = _which(joint_output.text, HELPER_RESPONSES)
-    col = _which(joint_output.text, MAIN_RESPONSES)
+    row = which_response(joint_output.text, HELPER_RESPONSES)
+    col = which_response(joint_output.text, MAIN_RESPONSES)
     return table[row][col]
     # --8<-- [end:reward]
 

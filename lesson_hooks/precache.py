@@ -37,7 +37,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
-from lesson_hooks.runtime import VENDOR_DIR
+from lesson_hooks.runtime import EDITOR_BUNDLE, VENDOR_DIR
 
 log = logging.getLogger("mkdocs.hooks.precache")
 
@@ -50,8 +50,8 @@ PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
 # Never fetched by a reader's browser: source maps (devtools) and the
 # compressed sitemap (crawlers). The worker and its manifest are not cached.
 NOT_PRECACHED = ("*.map", "sitemap.xml.gz", SW_DEST, MANIFEST_DEST)
-# Cached after the lab has first run, not at install.
-LAB_GROUP = (f"{VENDOR_DIR}/",)
+# Cached after the lab has first run, not at install (the code editor only serves a lab).
+LAB_GROUP = (f"{VENDOR_DIR}/", EDITOR_BUNDLE)
 # Cached when first fetched: an English site's search never loads these.
 ON_USE_GROUP = ("assets/javascripts/lunr/",)
 # Served cache-first: names carrying a content hash (Material's bundles, the

@@ -28,6 +28,9 @@ PACKAGE_LOCK = ROOT / "package-lock.json"
 
 VENDOR_DIR = "assets/vendor/pyodide"
 LAB_DIR = "assets/lab"
+#: The lab's code editor, bundled from npm by lesson_hooks/editor.py
+#: (docs/assets/lab/code-panel.js imports it from here).
+EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
 RUNTIME_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",

@@ -16,6 +16,11 @@ episode: readers without JavaScript see a real transcript, and the page can link
 to its steps. ``assets/lab/simulation.js`` enhances the markup (it re-renders
 the transcript after each run with the same ids). A bad fence fails the build
 with ``docs/<page>.md:<line>: ...``.
+
+The lab also shows the reader's code: the real verifier and prior from
+:func:`lab.user_code.original_source`, highlighted, with a version (a hash of
+the code) that keys the reader's saved edits; ``assets/lab/code-panel.js`` turns
+it into an editor.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
 
 from lab import (
     CLIMBING,
@@ -45,6 +53,7 @@ from lab import (
 )
 from lab.sim import METHODS
 from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES
+from lab.user_code import PRIOR_NAME, REWARD_NAME, code_version, original_source
 
 FENCE_INFO = "lab-simulation"
 DEFAULT_ID = "simulation"
@@ -58,6 +67,9 @@ METHOD_LABELS = {
 }
 #: How the choices of a choice field read in the form.
 CHOICE_TEXT = {"climbing": "Climbing game", "penalty": "Penalty game", "custom": "Custom table"}
+#: The choices of the time limit on the reader's code, in seconds (see render_actions).
+TIME_LIMITS = (2, 5, 10, 30)
+DEFAULT_TIME_LIMIT = 5
 #: The five labels the mapping exercise uses; the transcript must use them verbatim.
 STEP_LABELS = ("Observation", "Policy", "Action", "Reward", "Environment transition")
 
@@ -477,7 +489,7 @@ def render_key() -> str:
 
 
 def render_form(lab: SimulationLab) -> str:
-    """The controls, in :func:`lab.param_spec` order, then Run and Stop."""
+    """The controls, in :func:`lab.param_spec` order; Run (:func:`render_actions`) submits it."""
     templates = refusal_templates()
     fields = []
     for name, spec in param_spec().items():
@@ -489,12 +501,58 @@ def render_form(lab: SimulationLab) -> str:
     return (
         f'<form class="lab-sim__form" id="{p}-form" data-lab-form novalidate hidden '
         f'aria-label="Simulation settings">'
-        f'<div class="lab-sim__fields">{"".join(fields)}</div>'
-        f'<div class="lab-sim__actions">'
-        f'<button type="submit" class="md-button md-button--primary" data-lab-action="run">'
-        f"Run</button>"
+        f'<div class="lab-sim__fields">{"".join(fields)}</div></form>'
+    )
+
+
+def render_actions(lab: SimulationLab) -> str:
+    """Run (the form's submit button, placed after the code), Stop and the time limit."""
+    p = lab.prefix
+    limit_id = f"{p}-time-limit"
+    options = "".join(
+        f"<option {_attrs(value=s, selected=s == DEFAULT_TIME_LIMIT)}>{s} s</option>"
+        for s in TIME_LIMITS
+    )
+    return (
+        f'<div class="lab-sim__actions" data-lab-actions hidden>'
+        f'<button type="submit" form="{p}-form" class="md-button md-button--primary" '
+        f'data-lab-action="run">Run</button>'
         f'<button type="button" class="md-button" data-lab-action="stop" disabled>Stop</button>'
-        f"</div></form>"
+        f'<div class="lab-sim__limit"><label for="{limit_id}">Time limit for your code</label>'
+        f'<select id="{limit_id}" data-lab-time-limit aria-describedby="{limit_id}-hint">'
+        f"{options}</select></div>"
+        f'<p class="lab-sim__hint lab-sim__limit-hint" id="{limit_id}-hint">Counts only the time '
+        "Python spends in your code, not the training, which can take longer; past it, the lab "
+        "stops the run and restarts Python. Stop ends any run at once.</p></div>"
+    )
+
+
+def render_code(lab: SimulationLab) -> str:
+    """The reader's code: the real verifier and prior, highlighted; code-panel.js makes it editable.
+
+    Without JavaScript it stays a read-only code block.
+    """
+    p = lab.prefix
+    source = original_source()
+    block = highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True))
+    return (
+        f'<div class="lab-code" data-lab-code data-lab-code-version="{code_version(source)}">'
+        f'<h3 id="{p}-code-title">Your code: the verifier and the prior</h3>'
+        f'<p class="lab-code__intro">The Python the lab runs, from <code>lab/sim_task.py</code>: '
+        f"<code>{REWARD_NAME}</code> scores each joint output with the reward table chosen "
+        f"above, and <code>{PRIOR_NAME}</code> sets each agent's policy before training.</p>"
+        f'<p class="lab-code__intro" data-lab-code-howto hidden>Edit it, then press Run to train '
+        "the agents with your version; Reset brings the original back. Your edits are saved "
+        "in this browser.</p>"
+        f'<div class="lab-code__editor" data-lab-code-editor>{block}</div>'
+        f'<p class="lab-sim__hint lab-code__keys" id="{p}-code-keys" hidden>In the editor, Tab '
+        "indents. To leave it from the keyboard, press Esc, then Tab.</p>"
+        f'<div class="lab-code__tools" hidden>'
+        f'<button type="button" class="md-button" data-lab-action="reset" disabled>'
+        f"Reset the code</button>"
+        f'<p class="lab-code__state" data-lab-code-state></p></div>'
+        f'<div class="lab-code__error" data-lab-code-error hidden></div>'
+        f"</div>"
     )
 
 
@@ -594,6 +652,8 @@ describe what they show, and the episode below was recorded with the lab's defau
 the page was built.</p>
 </div>
 {render_form(lab)}
+{render_code(lab)}
+{render_actions(lab)}
 <p class="lab-status" data-lab-status role="status"></p>
 <p class="lab-sim__summary" data-lab-summary aria-live="polite"></p>
 <div class="lab-sim__results" data-lab-results hidden>

@@ -4,7 +4,8 @@
 //                  {id, type: "call", name, args} run lab.rpc function `name` on JSON `args`
 // Worker -> page:  {id, progress}                 zero or more, before the reply
 //                  {id, result}                   success (plain JSON made by Python)
-//                  {id, error: {message, kind, traceback?, fields?}}
+//                  {id, error: {message, kind, traceback?, fields?, line?}}
+//                  (line: where the reader's own code failed, 1-based)
 
 export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
 
@@ -36,11 +37,12 @@ export function errorReply(id, err) {
 
 /** The Error a caller receives for an {error} reply. */
 export class LabError extends Error {
-  constructor({ message, kind, traceback, fields }) {
+  constructor({ message, kind, traceback, fields, line }) {
     super(message);
     this.name = "LabError";
     this.kind = kind;
     this.traceback = traceback;
     this.fields = fields;
+    this.line = line;
   }
 }

@@ -8,7 +8,12 @@
 // Stop replaces the worker (getRuntime().stop): without cross-origin isolation
 // nothing else can interrupt Python, and the run's promise then rejects with
 // StoppedError.
+//
+// Run sends the reader's code (code-panel.js) with the settings. The time limit
+// counts only the time Python spends in that code, which the worker reports
+// entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime, StoppedError } from "./client.js";
+import { CodePanel, CodeTimer } from "./code-panel.js";
 import {
   CurveChart,
   cellName,
@@ -37,6 +42,10 @@ const WHOLE = /^\s*[+-]?\d+\s*$/;
 const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 // A setting only some reward tables use.
 const USED_BY = { penalty_k: "penalty", custom_table: "custom" };
+// Why a run was stopped.
+const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
+// Errors in the reader's code, shown under the editor rather than in the summary.
+const CODE_ERRORS = new Set(["UserCodeError", "UserFunctionError"]);
 
 /** A typed value as lab.validate_params quotes it in a message. */
 function shown(value) {
@@ -82,6 +91,12 @@ class SimulationLab {
   #running = null; // the current run's token; null when idle
   #lastUpdate = 0;
   #best = 0; // the reward table's best cell, for the curve's reference line
+  #code; // the reader's code (CodePanel)
+  #actions;
+  #timeLimit; // the <select> of seconds
+  #timer = null; // the current run's CodeTimer
+  #stopCause = Cause.STOP;
+  #ranEdited = false;
 
   constructor(root) {
     this.#root = root;
@@ -94,6 +109,8 @@ class SimulationLab {
     this.#abort.abort();
     this.#status.dispose();
     this.#chart.dispose();
+    this.#code.dispose();
+    this.#timer?.cancel();
     if (this.#running) {
       // Nobody will see this run; don't keep the tab's Python busy with it.
       this.#running = null;
@@ -120,8 +137,12 @@ class SimulationLab {
       });
     }
     this.#cells = [...root.querySelectorAll("[data-lab-cell]")];
-    this.#run = root.querySelector('[data-lab-action="run"]');
-    this.#stop = root.querySelector('[data-lab-action="stop"]');
+    this.#actions = root.querySelector("[data-lab-actions]");
+    this.#actions.hidden = false;
+    this.#run = this.#actions.querySelector('[data-lab-action="run"]');
+    this.#stop = this.#actions.querySelector('[data-lab-action="stop"]');
+    this.#timeLimit = this.#actions.querySelector("[data-lab-time-limit]");
+    this.#code = new CodePanel(root.querySelector("[data-lab-code]"), root.dataset.labId);
     this.#summary = root.querySelector("[data-lab-summary]");
     this.#results = root.querySelector("[data-lab-results]");
     for (const item of root.querySelectorAll("[data-lab-series]")) {
@@ -139,7 +160,7 @@ class SimulationLab {
       },
       { signal },
     );
-    this.#stop.addEventListener("click", () => this.#halt("Stopped."), { signal });
+    this.#stop.addEventListener("click", () => this.#halt("Stopped.", Cause.STOP), { signal });
     this.#fields
       .get("table")
       .control.addEventListener("change", () => this.#showTableFields(), { signal });
@@ -242,9 +263,9 @@ class SimulationLab {
 
   // -------------------------------------------------------------------- runs
 
-  /** What run_simulation receives. Reader-edited code (issue 6) would join the params here. */
+  /** What run_simulation receives: the settings and the reader's code. */
   #callArgs(params) {
-    return { params };
+    return { params, code: this.#code.code };
   }
 
   async #start() {
@@ -258,6 +279,15 @@ class SimulationLab {
     const token = {};
     this.#running = token;
     this.#lastUpdate = 0;
+    this.#ranEdited = this.#code.edited;
+    this.#code.clearError();
+    const seconds = Number(this.#timeLimit.value);
+    const timer = new CodeTimer(seconds * 1000, () => {
+      if (this.#running === token) {
+        this.#halt(`Stopped after ${seconds} s: your code ran too long.`, Cause.TIME_LIMIT);
+      }
+    });
+    this.#timer = timer;
     this.#setRun(Run.RUNNING);
     this.#summary.textContent = "";
     this.#results.hidden = false;
@@ -266,7 +296,14 @@ class SimulationLab {
     this.#best = this.#bestReward(params);
     this.#chart.set({ updates: params.updates, best: this.#best, series: {} });
     const onProgress = (partial) => {
-      if (this.#running === token) this.#onProgress(partial);
+      if (this.#running !== token) return;
+      if ("in_user_code" in partial) {
+        if (partial.in_user_code) timer.enter();
+        else timer.leave();
+        this.#root.dataset.labInCode = String(partial.in_user_code);
+      } else {
+        this.#onProgress(partial);
+      }
     };
     try {
       const result = await getRuntime().call("run_simulation", this.#callArgs(params), {
@@ -278,13 +315,19 @@ class SimulationLab {
       if (this.#running !== token) return;
       this.#fail(err, params.updates);
     } finally {
-      if (this.#running === token) this.#running = null;
+      timer.cancel();
+      if (this.#running === token) {
+        this.#running = null;
+        this.#root.dataset.labInCode = "false";
+      }
     }
   }
 
   /** End the current run by replacing the tab's Python; the run's promise rejects. */
-  #halt(reason) {
+  #halt(reason, cause) {
     if (!this.#running) return;
+    this.#stopCause = cause;
+    this.#timer?.cancel();
     getRuntime()
       .stop(reason)
       .catch(() => {}); // the status line reports a failed restart
@@ -326,7 +369,8 @@ class SimulationLab {
     renderEpisode(this.#root.querySelector("[data-lab-episode]"), result, this.#prefix);
     this.#toggleResultBlocks(true);
     this.#setRun(Run.DONE);
-    this.#summary.textContent = summarize(result);
+    const yours = this.#ranEdited ? " This run used your edited code." : "";
+    this.#summary.textContent = summarize(result) + yours;
   }
 
   #fail(err, updates) {
@@ -335,9 +379,22 @@ class SimulationLab {
       this.#setRun(Run.STOPPED);
       const n = this.#lastUpdate;
       this.#progress.textContent = `Stopped after ${n} of ${updates} updates.`;
+      const sofar = n
+        ? " The curve shows the run so far; run again for the heatmaps, the partner bars and " +
+          "a new episode."
+        : "";
       this.#summary.textContent =
-        `Stopped after ${n} update${n === 1 ? "" : "s"} of ${updates}. The curve shows the run ` +
-        "so far; run again for the heatmaps, the partner bars and a new episode.";
+        this.#stopCause === Cause.TIME_LIMIT
+          ? `${err.message} Python was restarted.${sofar}`
+          : `Stopped after ${n} update${n === 1 ? "" : "s"} of ${updates}. Python was ` +
+            `restarted.${sofar}`;
+      return;
+    }
+    if (CODE_ERRORS.has(err?.kind)) {
+      this.#code.showError(err);
+      if (!this.#lastUpdate) this.#results.hidden = true;
+      this.#setRun(Run.ERROR);
+      this.#progress.textContent = "";
       return;
     }
     if (err?.kind === "ParamError" && err.fields) {
@@ -350,6 +407,9 @@ class SimulationLab {
     this.#setRun(Run.ERROR);
     this.#progress.textContent = "";
     this.#summary.textContent = `The run failed: ${err?.message ?? err}`;
+    if (err?.traceback) {
+      this.#code.showError({ message: "Python's traceback:", traceback: err.traceback });
+    }
   }
 
   #refuse(count, unplaced, first) {
