@@ -569,8 +569,13 @@ def render_legend() -> str:
 _CHOSEN = ' class="is-chosen"'
 
 
-def _pre(text: str, cls: str) -> str:
-    return f'<pre class="{cls}"><code>{escape(text.rstrip())}</code></pre>'
+def _pre(text: str, cls: str, of: str) -> str:
+    """A transcript block with the id ``{of}-text``, ``of`` naming the step it shows."""
+    # Material renames each block "__code_" + the closest id (its own first) and
+    # copies a block by that name, so each needs an id of its own. It only adds
+    # copy buttons to blocks there when a page loads, never to the transcript
+    # simulation.js draws after a run, so no transcript block has one (no-copy).
+    return f'<pre id="{of}-text" class="{cls} no-copy"><code>{escape(text.rstrip())}</code></pre>'
 
 
 def render_episode(results: Mapping[str, Any], prefix: str) -> str:
@@ -594,6 +599,7 @@ def render_episode(results: Mapping[str, Any], prefix: str) -> str:
         for agent in step["agents"]:
             role = agent["agent"]
             aid = f"{tid}-{role}"
+            observation = agent["observation"]
             policy = agent["policy"]
             chosen = agent["action"]["response"]
             probs = "".join(
@@ -605,19 +611,20 @@ def render_episode(results: Mapping[str, Any], prefix: str) -> str:
                 '<div class="lab-sim__agent">'
                 f'<h5 id="{aid}">{escape(role.capitalize())} agent</h5>'
                 '<dl class="lab-sim__steps">'
-                f'<dt id="{aid}-observation">{escape(agent["observation"]["label"])}</dt>'
-                f"<dd>{_pre(agent['observation']['text'], 'lab-sim__prompt')}</dd>"
+                f'<dt id="{aid}-observation">{escape(observation["label"])}</dt>'
+                f"<dd>{_pre(observation['text'], 'lab-sim__prompt', f'{aid}-observation')}</dd>"
                 f'<dt id="{aid}-policy">{escape(policy["label"])}</dt>'
                 f'<dd><p>{escape(policy["text"])}</p><ul class="lab-sim__probs">{probs}</ul></dd>'
                 f'<dt id="{aid}-action">{escape(agent["action"]["label"])}</dt>'
                 f"<dd><p><code>{escape(chosen)}</code>: {escape(agent['action']['summary'])}</p>"
-                f"{_pre(agent['action']['text'], 'lab-sim__code')}</dd>"
+                f"{_pre(agent['action']['text'], 'lab-sim__code', f'{aid}-action')}</dd>"
                 "</dl></div>"
             )
         transition = step["transition"]
         following = "".join(
             f'<details class="lab-sim__next"><summary>Next prompt of the '
-            f"{escape(nxt['agent'])} agent</summary>{_pre(nxt['text'], 'lab-sim__prompt')}"
+            f"{escape(nxt['agent'])} agent</summary>"
+            f"{_pre(nxt['text'], 'lab-sim__prompt', tid + '-next-' + nxt['agent'])}"
             "</details>"
             for nxt in transition["next_observations"]
         )
@@ -628,7 +635,7 @@ def render_episode(results: Mapping[str, Any], prefix: str) -> str:
             f'<div class="lab-sim__agents">{"".join(agents)}</div>'
             '<dl class="lab-sim__steps lab-sim__steps--joint">'
             f'<dt id="{tid}-joint-output">{escape(step["joint_output"]["label"])}</dt>'
-            f"<dd>{_pre(step['joint_output']['text'], 'lab-sim__code')}</dd>"
+            f"<dd>{_pre(step['joint_output']['text'], 'lab-sim__code', f'{tid}-joint-output')}</dd>"
             f'<dt id="{tid}-reward">{escape(reward["label"])}</dt>'
             f'<dd><p><strong class="lab-sim__reward">{escape(format_number(reward["value"]))}'
             f"</strong> {escape(reward['text'])}</p></dd>"

@@ -482,7 +482,7 @@ def test_browser_python_grades_like_cpython(page: Page) -> None:
     page.goto("./")
     results = page.evaluate(
         """async ({spec, assignments}) => {
-            const url = new URL("assets/lab/client.js", document.baseURI);
+            const url = new URL("assets/lab/client.js", __md_scope);
             const { getRuntime } = await import(url);
             const runtime = getRuntime();
             const results = [];

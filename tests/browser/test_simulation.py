@@ -17,7 +17,7 @@ from tests.conftest import ROOT, BuiltSite
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
 RUN = 90_000  # ms: a default run, with the machine busy
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-AXE_CONTEXT = {"include": [".md-content"], "exclude": [".md-code__nav"]}
+AXE_CONTEXT = {"include": [".md-content"]}
 PHONE = {"width": 375, "height": 812}
 POINTS = re.compile(r"^[1-9]\d*$")
 

@@ -57,7 +57,7 @@ WATCH = """
 # The DOM holds only the lines in view: ask CodeMirror for the whole document.
 EDITOR_TEXT = """async (content) => {
   const url = new URL("../vendor/codemirror/editor.js", document.querySelector(
-    'script[src*="assets/lab/simulation.js"]').src);
+    'script[src*="assets/lab/labs.js"]').src);
   return (await import(url.href)).editorText(content);
 }"""
 

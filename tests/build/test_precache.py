@@ -154,7 +154,7 @@ def test_the_downloadable_copy_has_no_service_worker_and_loads_nothing_remote(
         assert '<script src="assets/vendor/iframe-worker/shim.js"></script>' in html
         # Modules wait for disk.js, which starts them only over http.
         assert 'type="module"' not in html, page
-        modules = html.index('src="assets/lab/mapping.js" type="lesson/module"')
+        modules = html.index('src="assets/lab/labs.js" type="lesson/module"')
         assert modules < html.index('<script src="assets/offline/disk.js"></script>'), page
     assert (disk_copy / "search/search_index.js").is_file()
 

@@ -55,7 +55,7 @@ function listNumbers(numbers) {
     : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
 }
 
-class MappingLab {
+export default class MappingLab {
   #root;
   #abort = new AbortController();
   #status;
@@ -606,23 +606,3 @@ class MappingLab {
     region.textContent = region.textContent === message ? `${message}\u00a0` : message;
   }
 }
-
-const labs = new Map();
-
-function mount(doc) {
-  // Material's instant navigation swaps the page body: drop the labs it removed.
-  for (const [root, lab] of labs) {
-    if (!root.isConnected) {
-      lab.dispose();
-      labs.delete(root);
-    }
-  }
-  for (const root of doc.querySelectorAll('[data-lab="mapping"]')) {
-    if (!labs.has(root)) labs.set(root, new MappingLab(root));
-  }
-}
-
-// Material publishes each (instantly navigated) page on its global document$.
-const documents = globalThis.document$;
-if (documents) documents.subscribe(mount);
-else mount(document);

@@ -76,8 +76,15 @@ export function cellName(result, [i, j]) {
 
 // ---------------------------------------------------------------- transcript
 
-function pre(text, className) {
-  return h("pre", { class: className }, h("code", {}, text.replace(/\s+$/, "")));
+// The ids and the no-copy class as lesson_hooks/simulation.py writes them (see
+// _pre there): Material gives these blocks no copy button after a run, so none
+// has one before it either.
+function pre(text, className, of) {
+  return h(
+    "pre",
+    { id: `${of}-text`, class: `${className} no-copy` },
+    h("code", {}, text.replace(/\s+$/, "")),
+  );
 }
 
 /** The recorded episode, each step under the mapping exercise's label. */
@@ -114,7 +121,7 @@ export function renderEpisode(container, result, prefix) {
           "dl",
           { class: "lab-sim__steps" },
           h("dt", { id: `${aid}-observation` }, observation.label),
-          h("dd", {}, pre(observation.text, "lab-sim__prompt")),
+          h("dd", {}, pre(observation.text, "lab-sim__prompt", `${aid}-observation`)),
           h("dt", { id: `${aid}-policy` }, policy.label),
           h("dd", {}, h("p", {}, policy.text), h("ul", { class: "lab-sim__probs" }, ...probs)),
           h("dt", { id: `${aid}-action` }, action.label),
@@ -122,7 +129,7 @@ export function renderEpisode(container, result, prefix) {
             "dd",
             {},
             h("p", {}, h("code", {}, action.response), `: ${action.summary}`),
-            pre(action.text, "lab-sim__code"),
+            pre(action.text, "lab-sim__code", `${aid}-action`),
           ),
         ),
       );
@@ -133,7 +140,7 @@ export function renderEpisode(container, result, prefix) {
         "details",
         { class: "lab-sim__next" },
         h("summary", {}, `Next prompt of the ${next.agent} agent`),
-        pre(next.text, "lab-sim__prompt"),
+        pre(next.text, "lab-sim__prompt", `${tid}-next-${next.agent}`),
       ),
     );
     parts.push(
@@ -146,7 +153,7 @@ export function renderEpisode(container, result, prefix) {
           "dl",
           { class: "lab-sim__steps lab-sim__steps--joint" },
           h("dt", { id: `${tid}-joint-output` }, step.joint_output.label),
-          h("dd", {}, pre(step.joint_output.text, "lab-sim__code")),
+          h("dd", {}, pre(step.joint_output.text, "lab-sim__code", `${tid}-joint-output`)),
           h("dt", { id: `${tid}-reward` }, reward.label),
           h(
             "dd",

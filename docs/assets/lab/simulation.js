@@ -73,7 +73,7 @@ function parse(text, element) {
   return value;
 }
 
-class SimulationLab {
+export default class SimulationLab {
   #root;
   #prefix;
   #abort = new AbortController();
@@ -463,23 +463,3 @@ function summarize(result) {
         `against ${formatReward(p.training_mean)} with its training partners.`;
   return `After ${result.updates_done} updates, ${first}; ${second}.${partners}`;
 }
-
-const labs = new Map();
-
-function mount(doc) {
-  // Material's instant navigation swaps the page body: drop the labs it removed.
-  for (const [root, lab] of labs) {
-    if (!root.isConnected) {
-      lab.dispose();
-      labs.delete(root);
-    }
-  }
-  for (const root of doc.querySelectorAll('[data-lab="simulation"]')) {
-    if (!labs.has(root)) labs.set(root, new SimulationLab(root));
-  }
-}
-
-// Material publishes each (instantly navigated) page on its global document$.
-const documents = globalThis.document$;
-if (documents) documents.subscribe(mount);
-else mount(document);

@@ -3,21 +3,40 @@
 import { BootStep, errorReply, Request } from "./protocol.js";
 
 let booted = null;
-let bootDone;
 
-// Pyodide 314 leaves a failed download of its .wasm as an unhandled rejection
-// and never settles loadPyodide(); without this the lab would hang on "Starting".
-// After boot, rejections are the lab's own bugs and are left to be reported.
+// Pyodide 314 swallows a failed download of its .wasm (it logs a warning and
+// never settles loadPyodide()), or leaves it as an unhandled rejection. So while
+// booting, the worker watches its own downloads and rejections; a failure of
+// either fails the boot, and the page offers Retry instead of hanging.
+let failBoot;
 const bootFailure = new Promise((_, reject) => {
-  const fail = (event) => {
-    self.removeEventListener("unhandledrejection", fail);
-    event.preventDefault();
-    reject(event.reason instanceof Error ? event.reason : new Error(String(event.reason)));
-  };
-  self.addEventListener("unhandledrejection", fail);
-  bootDone = () => self.removeEventListener("unhandledrejection", fail);
+  failBoot = reject;
 });
 bootFailure.catch(() => {});
+
+function onUnhandledRejection(event) {
+  event.preventDefault();
+  failBoot(event.reason instanceof Error ? event.reason : new Error(String(event.reason)));
+}
+
+const plainFetch = self.fetch;
+async function watchedFetch(resource, options) {
+  const name = new URL(resource?.url ?? resource, self.location).pathname.split("/").pop();
+  try {
+    const response = await plainFetch(resource, options);
+    if (!response.ok) failBoot(new Error(`Could not download ${name} (HTTP ${response.status})`));
+    return response;
+  } catch (err) {
+    failBoot(new Error(`Could not download ${name}: ${err.message}`));
+    throw err;
+  }
+}
+
+function watchBoot(on) {
+  self.fetch = on ? watchedFetch : plainFetch;
+  const listen = on ? self.addEventListener : self.removeEventListener;
+  listen.call(self, "unhandledrejection", onUnhandledRejection);
+}
 
 async function fetchOk(url) {
   const response = await fetch(url);
@@ -58,12 +77,16 @@ self.addEventListener("message", async ({ data: message }) => {
   const post = (reply) => self.postMessage(reply);
   try {
     if (message.type === Request.BOOT) {
-      booted ??= Promise.race([
-        boot((step) => post({ id: message.id, progress: { step } })),
-        bootFailure,
-      ]);
+      if (!booted) {
+        watchBoot(true);
+        booted = Promise.race([
+          boot((step) => post({ id: message.id, progress: { step } })),
+          bootFailure,
+        ]);
+      }
       await booted;
-      bootDone();
+      // After boot, rejections are the lab's own bugs: let them be reported.
+      watchBoot(false);
       post({ id: message.id, result: { ready: true } });
     } else if (message.type === Request.CALL) {
       const reply = await call(message, post);
