@@ -27,7 +27,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from html import escape
@@ -41,43 +40,19 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.fences import find_fences as _find_fences
+
 FENCE_INFO = "lab-mapping"
 SPEC_DIR = "assets/lab/exercises"
 MIN_CONCEPTS = 2
 
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-# Any fenced code block opener (CommonMark): its body is skipped, so an example
-# exercise shown inside a ````markdown fence is left alone.
-_FENCE_OPEN = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)\Z")
-_LAB_OPEN = re.compile(rf"```{re.escape(FENCE_INFO)}[ \t]*\Z")
-_LAB_CLOSE = re.compile(r"`{3,}[ \t]*\Z")
 _EXERCISE_KEYS = ("id", "prompt", "concepts", "parts")
 _PART_KEYS = ("text", "answer", "explanation", "feedback")
-_NULL_TAG = "tag:yaml.org,2002:null"
 
 
-class ExerciseError(PluginError):
+class ExerciseError(FenceError):
     """A bad exercise; the message starts with ``path:line:``."""
-
-    def __init__(self, path: str, line: int, problem: str) -> None:
-        super().__init__(f"{path}:{line}: {problem}")
-        self.path = path
-        self.line = line
-        self.problem = problem
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A ```lab-mapping fence: ``start``/``end`` index its opening and closing lines."""
-
-    start: int
-    end: int
-    body: str
-
-    @property
-    def line(self) -> int:
-        """1-based line number of the opening ```lab-mapping."""
-        return self.start + 1
 
 
 @dataclass(frozen=True)
@@ -127,26 +102,8 @@ class Exercise:
 
 
 def find_fences(markdown: str, path: str) -> list[Fence]:
-    """Every ```lab-mapping fence that starts a line, outside other fenced blocks."""
-    lines = markdown.split("\n")
-    fences: list[Fence] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if _LAB_OPEN.match(line):
-            end = next((j for j in range(i + 1, len(lines)) if _LAB_CLOSE.match(lines[j])), None)
-            if end is None:
-                raise ExerciseError(path, i + 1, f"the ```{FENCE_INFO} fence is never closed.")
-            fences.append(Fence(start=i, end=end, body="\n".join(lines[i + 1 : end])))
-            i = end + 1
-            continue
-        opener = _FENCE_OPEN.match(line)
-        if opener and not (opener["marker"][0] == "`" and "`" in opener["info"]):
-            marker = opener["marker"]
-            close = re.compile(rf"[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\Z")
-            i = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
-        i += 1
-    return fences
+    """Every ```{FENCE_INFO} fence that starts a line, outside other fenced blocks."""
+    return _find_fences(markdown, path, FENCE_INFO, ExerciseError)
 
 
 class _Reader:
@@ -180,7 +137,7 @@ class _Reader:
                 raise self.fail(self.fence.line, f"the exercise has no `{key}`.")
 
         exercise_id = self.text(*entries["id"], "`id`")
-        if not _SLUG.match(exercise_id):
+        if not SLUG.match(exercise_id):
             raise self.fail(
                 entries["id"][1],
                 f"`id` {exercise_id!r} must be lowercase letters, digits and single "
@@ -219,13 +176,13 @@ class _Reader:
     def text(self, key: yaml.Node, value: yaml.Node, what: str) -> str:
         if not isinstance(value, yaml.ScalarNode):
             raise self.fail(value, f"{what} must be text.")
-        text = "" if value.tag == _NULL_TAG else value.value.strip()
+        text = "" if value.tag == NULL_TAG else value.value.strip()
         if not text:
             raise self.fail(key, f"{what} is empty.")
         return text
 
     def sequence(self, key: yaml.Node, value: yaml.Node, what: str) -> list[yaml.Node]:
-        if isinstance(value, yaml.ScalarNode) and value.tag == _NULL_TAG:
+        if isinstance(value, yaml.ScalarNode) and value.tag == NULL_TAG:
             return []
         if not isinstance(value, yaml.SequenceNode):
             raise self.fail(value, f"{what} must be a list.")

@@ -26,7 +26,6 @@ it into an editor.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -54,6 +53,8 @@ from lab import (
 from lab.sim import METHODS
 from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES
 from lab.user_code import PRIOR_NAME, REWARD_NAME, code_version, original_source
+from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.fences import find_fences as _find_fences
 
 FENCE_INFO = "lab-simulation"
 DEFAULT_ID = "simulation"
@@ -73,37 +74,12 @@ DEFAULT_TIME_LIMIT = 5
 #: The five labels the mapping exercise uses; the transcript must use them verbatim.
 STEP_LABELS = ("Observation", "Policy", "Action", "Reward", "Environment transition")
 
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-_FENCE_OPEN = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)\Z")
-_LAB_OPEN = re.compile(rf"```{re.escape(FENCE_INFO)}[ \t]*\Z")
-_LAB_CLOSE = re.compile(r"`{3,}[ \t]*\Z")
-_NULL_TAG = "tag:yaml.org,2002:null"
 # A value no field accepts; what the validator says about it becomes the page's message.
 _SENTINEL = "\x00"
 
 
-class SimulationFenceError(PluginError):
+class SimulationFenceError(FenceError):
     """A bad ```lab-simulation fence; the message starts with ``path:line:``."""
-
-    def __init__(self, path: str, line: int, problem: str) -> None:
-        super().__init__(f"{path}:{line}: {problem}")
-        self.path = path
-        self.line = line
-        self.problem = problem
-
-
-@dataclass(frozen=True)
-class Fence:
-    """A ```lab-simulation fence: ``start``/``end`` index its opening and closing lines."""
-
-    start: int
-    end: int
-    body: str
-
-    @property
-    def line(self) -> int:
-        """1-based line number of the opening fence."""
-        return self.start + 1
 
 
 @dataclass(frozen=True)
@@ -125,28 +101,8 @@ class SimulationLab:
 
 
 def find_fences(markdown: str, path: str) -> list[Fence]:
-    """Every ```lab-simulation fence that starts a line, outside other fenced blocks."""
-    lines = markdown.split("\n")
-    fences: list[Fence] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if _LAB_OPEN.match(line):
-            end = next((j for j in range(i + 1, len(lines)) if _LAB_CLOSE.match(lines[j])), None)
-            if end is None:
-                raise SimulationFenceError(
-                    path, i + 1, f"the ```{FENCE_INFO} fence is never closed."
-                )
-            fences.append(Fence(start=i, end=end, body="\n".join(lines[i + 1 : end])))
-            i = end + 1
-            continue
-        opener = _FENCE_OPEN.match(line)
-        if opener and not (opener["marker"][0] == "`" and "`" in opener["info"]):
-            marker = opener["marker"]
-            close = re.compile(rf"[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\Z")
-            i = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
-        i += 1
-    return fences
+    """Every ```{FENCE_INFO} fence that starts a line, outside other fenced blocks."""
+    return _find_fences(markdown, path, FENCE_INFO, SimulationFenceError)
 
 
 def _scalar(node: yaml.Node) -> Any:
@@ -169,7 +125,7 @@ def parse_fence(fence: Fence, path: str) -> SimulationLab:
         mark = err.problem_mark or err.context_mark
         line = fence.line + 1 + mark.line if mark else fence.line
         raise fail(line, f"invalid YAML: {err.problem}.") from err
-    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == _NULL_TAG):
+    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == NULL_TAG):
         return SimulationLab(DEFAULT_ID, validate_params(), path, fence.line)
     if not isinstance(root, yaml.MappingNode):
         raise fail(
@@ -194,7 +150,7 @@ def parse_fence(fence: Fence, path: str) -> SimulationLab:
     if "id" in entries:
         node = entries["id"][1]
         value = node.value if isinstance(node, yaml.ScalarNode) else None
-        if not isinstance(value, str) or not _SLUG.match(value):
+        if not isinstance(value, str) or not SLUG.match(value):
             raise fail(
                 line_of(node),
                 f"`id` {value!r} must be lowercase letters, digits and single hyphens "
@@ -206,7 +162,7 @@ def parse_fence(fence: Fence, path: str) -> SimulationLab:
     lines: dict[str, int] = {}
     if "defaults" in entries:
         key_node, node = entries["defaults"]
-        if isinstance(node, yaml.ScalarNode) and node.tag == _NULL_TAG:
+        if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
             node = yaml.MappingNode("tag:yaml.org,2002:map", [])
         if not isinstance(node, yaml.MappingNode):
             raise fail(line_of(node), "`defaults` maps parameter names to starting values.")

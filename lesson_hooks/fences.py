@@ -1,0 +1,72 @@
+"""Lab blocks in Markdown: fenced ```lab-… blocks, found with their line numbers.
+
+Shared by the hooks that turn such a block into a lab, so every lab block is
+found, skipped (inside other code blocks) and reported the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mkdocs.exceptions import PluginError
+
+#: A slug-like id: lower-case words joined by single hyphens.
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+#: YAML's tag for an empty value.
+NULL_TAG = "tag:yaml.org,2002:null"
+
+# Any fenced code block opener (CommonMark): its body is skipped, so an example
+# lab block shown inside a ````markdown fence is left alone.
+_FENCE_OPEN = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)\Z")
+_LAB_CLOSE = re.compile(r"`{3,}[ \t]*\Z")
+
+
+class FenceError(PluginError):
+    """A bad lab block; the message starts with ``path:line:``."""
+
+    def __init__(self, path: str, line: int, problem: str) -> None:
+        super().__init__(f"{path}:{line}: {problem}")
+        self.path = path
+        self.line = line
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A lab block: ``start``/``end`` index its opening and closing lines."""
+
+    start: int
+    end: int
+    body: str
+
+    @property
+    def line(self) -> int:
+        """1-based line number of the opening fence."""
+        return self.start + 1
+
+
+def find_fences(
+    markdown: str, path: str, info: str, error: type[FenceError] = FenceError
+) -> list[Fence]:
+    """Every ```<info> fence that starts a line, outside other fenced blocks."""
+    lab_open = re.compile(rf"```{re.escape(info)}[ \t]*\Z")
+    lines = markdown.split("\n")
+    fences: list[Fence] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if lab_open.match(line):
+            end = next((j for j in range(i + 1, len(lines)) if _LAB_CLOSE.match(lines[j])), None)
+            if end is None:
+                raise error(path, i + 1, f"the ```{info} fence is never closed.")
+            fences.append(Fence(start=i, end=end, body="\n".join(lines[i + 1 : end])))
+            i = end + 1
+            continue
+        opener = _FENCE_OPEN.match(line)
+        if opener and not (opener["marker"][0] == "`" and "`" in opener["info"]):
+            marker = opener["marker"]
+            close = re.compile(rf"[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\Z")
+            i = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
+        i += 1
+    return fences
