@@ -37,6 +37,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
@@ -59,6 +60,8 @@ from lesson_hooks.fences import find_fences as _find_fences
 FENCE_INFO = "lab-simulation"
 DEFAULT_ID = "simulation"
 FENCE_KEYS = ("id", "defaults")
+#: The lab's stylesheet in the built site.
+STYLESHEET = "assets/lab/simulation.css"
 
 #: What each method is called on the page (legend, tables, captions).
 METHOD_LABELS = {
@@ -602,12 +605,17 @@ def render_episode(results: Mapping[str, Any], prefix: str) -> str:
     return "".join(parts)
 
 
-def render_lab(lab: SimulationLab) -> str:
-    """The whole lab: fallback note, form, status, results regions and the transcript."""
+def render_lab(lab: SimulationLab, stylesheet: str = STYLESHEET) -> str:
+    """The whole lab: fallback note, form, status, results regions and the transcript.
+
+    ``stylesheet`` is the lab's CSS as the page reaches it. It is linked from
+    the lab itself, so only pages with a simulation lab download it.
+    """
     p = lab.prefix
     results = run_experiment(lab.params)
     return f"""<div class="lab lab-sim" id="{p}" data-lab="simulation" data-lab-id="{lab.id}" \
 data-lab-run="idle">
+<link rel="stylesheet" href="{escape(stylesheet)}">
 <div class="lab-sim__fallback" data-lab-fallback>
 <p><strong>This lab needs JavaScript.</strong> It trains the agents in Python, inside your \
 browser. Without JavaScript the controls and charts cannot appear; the explanations on this page \
@@ -674,4 +682,5 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         return markdown
     path = _display_path(page.file, config)
     labs = parse_page(markdown, path)
-    return replace_fences(markdown, path, [render_lab(lab) for lab in labs])
+    stylesheet = get_relative_url(STYLESHEET, page.url)
+    return replace_fences(markdown, path, [render_lab(lab, stylesheet) for lab in labs])

@@ -64,3 +64,22 @@ def test_a_failed_download_leaves_the_lesson_readable_and_retry_recovers(
     lab.get_by_role("button", name="Retry").click()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=30_000)
     expect(lab.get_by_role("button", name="Retry")).to_be_hidden()
+
+
+def test_moving_to_another_lab_page_reuses_the_running_python(page: Page) -> None:
+    seen = pyodide_requests(page)
+    page.goto("lesson/")
+    page.evaluate("document.documentElement.dataset.sameDocument = 'yes'")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=30_000)
+
+    page.locator('.md-content a[href$="simulation/"]').first.click()
+    simulation = page.locator('[data-lab="simulation"]')
+    expect(simulation).to_have_attribute("data-lab-state", "ready")
+    # Instant navigation kept the document, its one worker and its booted Python.
+    assert page.evaluate("document.documentElement.dataset.sameDocument") == "yes"
+    assert [w.url for w in page.workers if w.url.endswith("/assets/lab/worker.js")] == [
+        f"{page.url.split('/simulation/')[0]}/assets/lab/worker.js"
+    ]
+    assert sum(url.endswith("pyodide.asm.wasm") for url in seen) == 1

@@ -132,6 +132,7 @@ def test_the_page_replaces_the_fence_with_the_lab() -> None:
 
     class FakePage:
         file = FakeFile()
+        url = "page/"
 
     class FakeConfig:
         config_file_path = None
@@ -139,6 +140,8 @@ def test_the_page_replaces_the_fence_with_the_lab() -> None:
 
     out = on_page_markdown(page(), FakePage(), FakeConfig(), None)  # type: ignore[arg-type]
     assert "```lab-simulation" not in out
+    # Only pages with the lab load its stylesheet, by a page-relative URL.
+    assert '<link rel="stylesheet" href="../assets/lab/simulation.css">' in out
     assert out.startswith('# Title\n\nSome text.\n\n\n<div class="lab lab-sim"')
     assert out.endswith("</div>\n\n\nMore text.\n")
     assert on_page_markdown("# No lab\n", FakePage(), FakeConfig(), None) == "# No lab\n"  # type: ignore[arg-type]
