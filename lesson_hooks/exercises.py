@@ -30,7 +30,6 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -40,6 +39,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from lesson_hooks import fences as fence_blocks
 from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
 from lesson_hooks.fences import find_fences as _find_fences
 
@@ -358,21 +358,7 @@ def replace_fences(markdown: str, path: str, blocks: list[str]) -> str:
             f"{path}: found {len(fences)} ```{FENCE_INFO} fences while rendering but "
             f"{len(blocks)} when the build read the page; did another plugin change it?"
         )
-    lines = markdown.split("\n")
-    for fence, block in reversed(list(zip(fences, blocks, strict=True))):
-        lines[fence.start : fence.end + 1] = ["", block, ""]
-    return "\n".join(lines)
-
-
-def _display_path(file: File, config: MkDocsConfig) -> str:
-    """The page as a contributor names it: ``docs/lesson.md``."""
-    if file.abs_src_path and config.config_file_path:
-        try:
-            source = Path(file.abs_src_path).resolve()
-            return source.relative_to(Path(config.config_file_path).resolve().parent).as_posix()
-        except ValueError:
-            pass
-    return f"{Path(config.docs_dir).name}/{file.src_uri}"
+    return fence_blocks.replace_fences(markdown, fences, blocks)
 
 
 # Rendered markup per page (src_uri), filled by on_files for on_page_markdown.
@@ -387,7 +373,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for file in list(files):
         if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
             continue
-        exercises = parse_page(file.content_string, _display_path(file, config))
+        exercises = parse_page(file.content_string, fence_blocks.display_path(file, config))
         if not exercises:
             continue
         check_unique([*found, *exercises])
@@ -406,4 +392,4 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     blocks = _rendered.get(page.file.src_uri)
     if not blocks:
         return markdown
-    return replace_fences(markdown, _display_path(page.file, config), blocks)
+    return replace_fences(markdown, fence_blocks.display_path(page.file, config), blocks)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
 #: A slug-like id: lower-case words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -70,3 +73,22 @@ def find_fences(
             i = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
         i += 1
     return fences
+
+
+def replace_fences(markdown: str, fences: list[Fence], blocks: list[str]) -> str:
+    """Swap each fence for its block of markup (raw HTML, set apart by blank lines)."""
+    lines = markdown.split("\n")
+    for fence, block in reversed(list(zip(fences, blocks, strict=True))):
+        lines[fence.start : fence.end + 1] = ["", block, ""]
+    return "\n".join(lines)
+
+
+def display_path(file: File, config: MkDocsConfig) -> str:
+    """The page as a contributor names it, e.g. ``docs/lesson.md``."""
+    if file.abs_src_path and config.config_file_path:
+        try:
+            source = Path(file.abs_src_path).resolve()
+            return source.relative_to(Path(config.config_file_path).resolve().parent).as_posix()
+        except ValueError:
+            pass
+    return f"{Path(config.docs_dir).name}/{file.src_uri}"

@@ -29,13 +29,12 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 from pygments import highlight
@@ -54,6 +53,7 @@ from lab import (
 from lab.sim import METHODS
 from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES
 from lab.user_code import PRIOR_NAME, REWARD_NAME, code_version, original_source
+from lesson_hooks import fences as fence_blocks
 from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
 from lesson_hooks.fences import find_fences as _find_fences
 
@@ -659,28 +659,13 @@ aria-label="Partner scores"></div>
 
 def replace_fences(markdown: str, path: str, blocks: list[str]) -> str:
     """Swap each fence on the page for its block of markup, in order."""
-    fences = find_fences(markdown, path)
-    lines = markdown.split("\n")
-    for fence, block in reversed(list(zip(fences, blocks, strict=True))):
-        lines[fence.start : fence.end + 1] = ["", block, ""]
-    return "\n".join(lines)
-
-
-def _display_path(file: File, config: MkDocsConfig) -> str:
-    """The page as a contributor names it: ``docs/simulation.md``."""
-    if file.abs_src_path and config.config_file_path:
-        try:
-            source = Path(file.abs_src_path).resolve()
-            return source.relative_to(Path(config.config_file_path).resolve().parent).as_posix()
-        except ValueError:
-            pass
-    return f"{Path(config.docs_dir).name}/{file.src_uri}"
+    return fence_blocks.replace_fences(markdown, find_fences(markdown, path), blocks)
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if FENCE_INFO not in markdown:
         return markdown
-    path = _display_path(page.file, config)
+    path = fence_blocks.display_path(page.file, config)
     labs = parse_page(markdown, path)
     stylesheet = get_relative_url(STYLESHEET, page.url)
     return replace_fences(markdown, path, [render_lab(lab, stylesheet) for lab in labs])
