@@ -3,7 +3,7 @@
 ``./dev zip`` builds with ``OFFLINE=true``, which turns on Material's
 ``offline`` plugin (relative ``.html`` links, the search index inlined in a
 script). That plugin adds the ``iframe-worker`` shim (search runs in a Worker,
-which browsers refuse on ``file://``) from unpkg.com; this hook vendors the
+which browsers refuse on ``file://``) from the unpkg CDN; this hook vendors the
 locked npm copy instead, so no request leaves the page's origin.
 
 Browsers also refuse ES modules on ``file://``. In this build the site's module
@@ -59,7 +59,7 @@ def check_iframe_worker(package: Path = NODE_IFRAME_WORKER, lock: Path = PACKAGE
     return locked
 
 
-# Before Material's offline plugin, which adds unpkg.com's shim unless one is listed.
+# Before Material's offline plugin, which adds the unpkg CDN's shim unless one is listed.
 @event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if not copy_for_disk(config):
