@@ -58,6 +58,41 @@ def open_all_details(page: Page) -> None:
     page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
 
 
+# Elements wider than the screen inside ``root``, outside any horizontal scroller;
+# Material sets overflow-x: hidden on <html>, which would otherwise just clip them.
+CLIPPED = """(root) => {
+  const limit = document.documentElement.clientWidth;
+  const scrolls = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  return [...root.querySelectorAll("*")]
+    .filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
+    })
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`);
+}"""
+
+
+def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 8) -> None:
+    """Drag with one finger: real touch events, so the page sees pointerType "touch"."""
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start and end
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    touch = "Input.dispatchTouchEvent"
+    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+        cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def use_scheme(page: Page, scheme: str) -> None:
     """Switch the reader's system palette and wait until Material follows it."""
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]

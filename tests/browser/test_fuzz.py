@@ -24,6 +24,7 @@ from tests.browser.support import (
     MAPPING,
     MappingSpec,
     consistency_problems,
+    finger_drag,
     mapping_state,
     placements,
     watch,
@@ -215,7 +216,7 @@ class Fuzzer:
         concept, what, grab, landing, drop = self.drag_ends()
         self.log.append(f"{'finger-drag' if finger else 'drag'} {what}")
         if finger:
-            finger_drag(self.page, grab, drop)
+            finger_drag(self.page, grab, drop, steps=6)
         else:
             grab.drag_to(drop)
         self.model.drop(concept, landing)
@@ -315,22 +316,6 @@ class Fuzzer:
                 self.where = f"{self.device}, batch {batch}, step {step}"
                 self.step()
                 self.verify()
-
-
-def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 6) -> None:
-    """One finger from the middle of ``source`` to the middle of ``target`` (real touch events)."""
-    start, end = source.bounding_box(), target.bounding_box()
-    assert start and end
-    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
-    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
-    cdp = page.context.new_cdp_session(page)
-    touch = "Input.dispatchTouchEvent"
-    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, steps + 1):
-        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
-        cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
 
 
 @pytest.fixture(params=list(DEVICES))

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from lab import check_mapping
 from lesson_hooks.exercises import parse_page
 from tests.browser.conftest import PageErrors
+from tests.browser.support import finger_drag
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow CI machine
@@ -110,22 +111,6 @@ def watch(page: Page) -> PageErrors:
     page.on("console", errors.on_console)
     page.on("pageerror", errors.on_page_error)
     return errors
-
-
-def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 8) -> None:
-    """Drag with one finger: real touch events, so the page sees pointerType "touch"."""
-    start, end = source.bounding_box(), target.bounding_box()
-    assert start and end
-    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
-    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
-    cdp = page.context.new_cdp_session(page)
-    touch = "Input.dispatchTouchEvent"
-    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, steps + 1):
-        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
-        cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
 
 
 def pointer_drag(page: Page, source: Locator, target: Locator) -> None:

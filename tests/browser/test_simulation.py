@@ -12,13 +12,13 @@ from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, run_experiment, validate_params
 from lesson_hooks.simulation import format_percent, format_reward
+from tests.browser.support import CLIPPED, PHONE
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
 RUN = 90_000  # ms: a default run, with the machine busy
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_CONTEXT = {"include": [".md-content"]}
-PHONE = {"width": 375, "height": 812}
 POINTS = re.compile(r"^[1-9]\d*$")
 
 # Test-only instrumentation: which lab calls reach the worker, and which workers end.
@@ -384,24 +384,6 @@ def test_axe_finds_no_violations_before_and_after_a_run(page: Page, scheme: str)
     open_all_details(page)
     after = axe.run(page, context=AXE_CONTEXT)
     assert after.violations_count == 0, after.generate_report()
-
-
-# Elements wider than the screen, outside any horizontal scroller.
-CLIPPED = """(root) => {
-  const limit = document.documentElement.clientWidth;
-  const scrolls = (el) => {
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
-    }
-    return false;
-  };
-  return [...root.querySelectorAll("*")]
-    .filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
-    })
-    .map((el) => `${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`);
-}"""
 
 
 def test_the_lab_fits_a_phone_screen(page: Page) -> None:

@@ -7,33 +7,15 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.support import CLIPPED, PHONE
+
 PAGES = ["./", "lesson/", "summary/", "references/"]
-PHONE = {"width": 375, "height": 812}
 SCHEME = "data-md-color-scheme"
 
 
 def title(text: str) -> re.Pattern[str]:
     """A heading's text, ignoring the permalink mark after it."""
     return re.compile(rf"^{re.escape(text)}\W*$")
-
-
-# Elements wider than the screen, outside any horizontal scroller; Material
-# sets overflow-x: hidden on <html>, which would otherwise just clip them.
-CLIPPED_ELEMENTS = """() => {
-  const limit = document.documentElement.clientWidth;
-  const scrolls = (el) => {
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
-    }
-    return false;
-  };
-  return [...document.querySelectorAll(".md-main *")]
-    .filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
-    })
-    .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
-}"""
 
 
 def search(page: Page, query: str) -> None:
@@ -167,7 +149,7 @@ def test_nothing_overflows_a_phone_screen(page: Page, path: str) -> None:
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert widths[0] <= widths[1], f"{path}: page is {widths[0]}px wide on a {widths[1]}px screen"
-    assert page.evaluate(CLIPPED_ELEMENTS) == []
+    assert page.locator(".md-main").evaluate(CLIPPED) == []
 
 
 def test_print_shows_only_the_lesson(page: Page) -> None:

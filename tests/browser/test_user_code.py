@@ -12,13 +12,13 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from lab import original_source, run_with_code
 from lab.user_code import code_version
 from lesson_hooks.simulation import format_reward
+from tests.browser.support import CLIPPED, PHONE
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 RUN = 90_000  # ms: a default run, with the machine busy
 LIMIT = 5_000  # ms: the default time limit on the reader's code
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-PHONE = {"width": 375, "height": 812}
 ORIGINAL = original_source()
 RETURN_CELL = "    return table[row][col]\n"
 FAVOUR_STUB_ALONE = "    return 20 if (row, col) == (2, 2) else table[row][col]\n"
@@ -413,23 +413,6 @@ def test_the_editor_follows_the_palette(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
     dark, code_block = page.evaluate(CODE_BG)
     assert dark == code_block != light
-
-
-CLIPPED = """(root) => {
-  const limit = document.documentElement.clientWidth;
-  const scrolls = (el) => {
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
-    }
-    return false;
-  };
-  return [...root.querySelectorAll("*")]
-    .filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
-    })
-    .map((el) => `${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`);
-}"""
 
 
 def test_the_editor_and_its_errors_fit_a_phone(page: Page) -> None:
