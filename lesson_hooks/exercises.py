@@ -14,6 +14,9 @@ A contributor writes the exercise as YAML in a fence on any page::
           Policy: The prompt is the model's input, not the model.
     ```
 
+With ``complete_feedback: true`` the exercise promises a feedback line for
+every wrong concept on every part, and the build fails on any pair it misses.
+
 The build validates every exercise on the site before any page renders (a bad
 one fails the build with ``docs/<page>.md:<line>: ...``), writes each one's spec
 to ``assets/lab/exercises/<id>.json`` for the Python checker
@@ -47,7 +50,8 @@ FENCE_INFO = "lab-mapping"
 SPEC_DIR = "assets/lab/exercises"
 MIN_CONCEPTS = 2
 
-_EXERCISE_KEYS = ("id", "prompt", "concepts", "parts")
+_EXERCISE_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
+_REQUIRED_KEYS = ("id", "prompt", "concepts", "parts")
 _PART_KEYS = ("text", "answer", "explanation", "feedback")
 
 
@@ -132,7 +136,7 @@ class _Reader:
         if not isinstance(root, yaml.MappingNode):
             raise self.fail(root, f"an exercise is a mapping with keys {_keys(_EXERCISE_KEYS)}.")
         entries = self.mapping(root, _EXERCISE_KEYS, "the exercise")
-        for key in _EXERCISE_KEYS:
+        for key in _REQUIRED_KEYS:
             if key not in entries:
                 raise self.fail(self.fence.line, f"the exercise has no `{key}`.")
 
@@ -146,6 +150,8 @@ class _Reader:
         prompt = self.text(*entries["prompt"], "`prompt`")
         concepts = self.concepts(*entries["concepts"])
         parts = self.parts(*entries["parts"], concepts)
+        if "complete_feedback" in entries and self.flag(*entries["complete_feedback"]):
+            self.require_complete_feedback(entries["parts"][1], parts, concepts)
         return Exercise(
             id=exercise_id,
             prompt=prompt,
@@ -180,6 +186,24 @@ class _Reader:
         if not text:
             raise self.fail(key, f"{what} is empty.")
         return text
+
+    def flag(self, key: yaml.Node, value: yaml.Node) -> bool:
+        if not (isinstance(value, yaml.ScalarNode) and value.value in ("true", "false")):
+            raise self.fail(value, f"`{key.value}` must be true or false.")
+        return value.value == "true"
+
+    def require_complete_feedback(
+        self, node: yaml.Node, parts: tuple[Part, ...], concepts: tuple[str, ...]
+    ) -> None:
+        """Every wrong concept of every part has its own line (``complete_feedback: true``)."""
+        for part, item in zip(parts, node.value, strict=True):
+            missing = [c for c in concepts if c != part.answer and c not in part.feedback]
+            if missing:
+                raise self.fail(
+                    item,
+                    f"part {part.n} has no `feedback` for {', '.join(map(repr, missing))}; "
+                    "with `complete_feedback: true` every wrong concept needs its own line.",
+                )
 
     def sequence(self, key: yaml.Node, value: yaml.Node, what: str) -> list[yaml.Node]:
         if isinstance(value, yaml.ScalarNode) and value.tag == NULL_TAG:

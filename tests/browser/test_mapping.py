@@ -312,16 +312,14 @@ def test_solve_by_touch_on_a_phone(phone: tuple[Page, PageErrors]) -> None:
 def test_a_wrong_answer_shows_its_targeted_feedback(page: Page) -> None:
     lab = open_lab(page)
     click_place(lab, "Action", 2)  # the model is the policy, not the action
-    click_place(lab, "Reward", 1)  # no targeted feedback for this one
+    click_place(lab, "Reward", 1)
     click_place(lab, "Observation", 3)
     check(lab)
 
     expect(summary(lab)).to_have_text("0 of 5 correct. 2 parts are still empty: 4 and 5.")
     expect(feedback(lab, 2)).to_have_text(f"Incorrect. {FEEDBACK[2]['Action']}")
     expect(feedback(lab, 2)).to_contain_text("The model is the policy")
-    expect(feedback(lab, 1)).to_have_text(
-        "Incorrect. Reward does not fit this part. Try another concept."
-    )
+    expect(feedback(lab, 1)).to_have_text(f"Incorrect. {FEEDBACK[1]['Reward']}")
     expect(feedback(lab, 3)).to_have_text(f"Incorrect. {FEEDBACK[3]['Observation']}")
     for n in (4, 5):
         expect(feedback(lab, n)).to_have_text(f"Part {n} is empty.")

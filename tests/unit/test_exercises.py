@@ -160,8 +160,8 @@ ERRORS = {
     ),
     "unknown key": (
         VALID.replace("prompt:", f"promt:  {MARK}\nprompt:", 1),
-        "unknown key 'promt' in the exercise (expected `id`, `prompt`, `concepts`, `parts`). "
-        "Did you mean `prompt`?",
+        "unknown key 'promt' in the exercise (expected `id`, `prompt`, `concepts`, `parts`, "
+        "`complete_feedback`). Did you mean `prompt`?",
     ),
     "key twice": (VALID + f"id: again  {MARK}\n", "`id` appears twice in the exercise."),
     "one concept": (
@@ -226,6 +226,19 @@ ERRORS = {
         ),
         "the `feedback` of part 1 must map concepts to messages.",
     ),
+    "complete feedback missing a pair": (
+        VALID.replace(
+            "prompt: Match them.", "prompt: Match them.\ncomplete_feedback: true"
+        ).replace("  - text: The prompt", f"  - text: The prompt  {MARK}"),
+        "part 1 has no `feedback` for 'Action'; with `complete_feedback: true` every wrong "
+        "concept needs its own line.",
+    ),
+    "complete feedback not a flag": (
+        VALID.replace(
+            "prompt: Match them.", f"prompt: Match them.\ncomplete_feedback: yes  {MARK}"
+        ),
+        "`complete_feedback` must be true or false.",
+    ),
     "invalid yaml": (
         VALID.replace("  - text: The model", f"  - text: The model: a  {MARK}"),
         "invalid YAML: mapping values are not allowed here.",
@@ -244,6 +257,44 @@ def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> No
     message = str(caught.value)
     assert message.startswith(f"{PATH}:{line}: "), message
     assert problem in message
+
+
+def test_complete_feedback_passes_when_every_pair_has_a_line() -> None:
+    body = (
+        VALID.replace("prompt: Match them.", "prompt: Match them.\ncomplete_feedback: true")
+        .replace(
+            "      Policy: The prompt is not the model.",
+            "      Policy: The prompt is not the model.\n      Action: The prompt is not produced.",
+        )
+        .replace(
+            "    explanation: The model is the policy.\n",
+            "    explanation: The model is the policy.\n    feedback:\n"
+            "      Observation: The model is not its input.\n"
+            "      Action: The model is not its output.\n",
+        )
+    )
+    (exercise,) = parse_page(page(body), PATH)
+    assert [len(part.feedback) for part in exercise.parts] == [2, 2]
+
+
+def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
+    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+    pairs = {
+        (part.n, concept)
+        for part in exercise.parts
+        for concept in exercise.concepts
+        if concept != part.answer
+    }
+    assert len(pairs) == 20
+    assert {(part.n, concept) for part in exercise.parts for concept in part.feedback} == pairs
+    # Three lines an outside review found false as written (issue 10).
+    messages = " ".join(m for part in exercise.parts for m in part.feedback.values())
+    for wrong in (
+        "does not receive the input",
+        "No model produces the score",
+        "does not move the system to a new state",
+    ):
+        assert wrong not in messages
 
 
 def test_unclosed_fence() -> None:
