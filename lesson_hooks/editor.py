@@ -2,7 +2,7 @@
 
 ``lesson_hooks/editor_entry.js`` imports the pinned npm packages; esbuild (also
 pinned in package.json) bundles it into one ES module, written to
-:data:`lesson_hooks.runtime.EDITOR_BUNDLE`, which ``docs/assets/lab/code-panel.js``
+:data:`lesson_hooks.paths.EDITOR_BUNDLE`, which ``docs/assets/lab/code-panel.js``
 imports when a page has an editable lab. The entry lives outside ``docs/`` so
 it is never copied to the site as it is.
 
@@ -24,15 +24,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
-from lesson_hooks.runtime import EDITOR_BUNDLE
+from lesson_hooks import paths
+from lesson_hooks.paths import EDITOR_BUNDLE, ESBUILD, INSTALLED_LOCK, PACKAGE_LOCK
 
-# This file's own project (a test's scratch copy has its own).
-ROOT = Path(__file__).resolve().parent.parent
-ENTRY = ROOT / "lesson_hooks" / "editor_entry.js"
-PACKAGE_LOCK = ROOT / "package-lock.json"
-ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-INSTALLED_LOCK = ROOT / "node_modules" / ".package-lock.json"
-CACHE_DIR = ROOT / "node_modules" / ".cache" / "lesson-editor"
+ENTRY = paths.HOOKS / "editor_entry.js"
+CACHE_DIR = paths.CACHE_DIR / "lesson-editor"
 BANNER = (
     "/*! The lesson's code editor, bundled by lesson_hooks/editor.py from npm: codemirror, "
     "@codemirror/*, @lezer/*, style-mod, w3c-keyname, crelt. MIT licence, "

@@ -22,13 +22,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-ROOT = Path(__file__).resolve().parent.parent
-NODE_IFRAME_WORKER = ROOT / "node_modules" / "iframe-worker"
-PACKAGE_LOCK = ROOT / "package-lock.json"
+from lesson_hooks.paths import IFRAME_WORKER_DIR, NODE_IFRAME_WORKER, PACKAGE_LOCK
 
 SHIM_SOURCE = "shim/index.js"
-SHIM_DEST = "assets/vendor/iframe-worker/shim.js"
-LICENSE_DEST = "assets/vendor/iframe-worker/LICENSE"
+SHIM_DEST = f"{IFRAME_WORKER_DIR}/shim.js"
+LICENSE_DEST = f"{IFRAME_WORKER_DIR}/LICENSE"
 DISK_SCRIPT = "assets/offline/disk.js"
 # Must match INERT_TYPE in DISK_SCRIPT. Browsers neither fetch nor run it.
 INERT_MODULE_TYPE = "lesson/module"

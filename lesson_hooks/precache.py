@@ -37,7 +37,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
-from lesson_hooks.runtime import EDITOR_BUNDLE, VENDOR_DIR
+from lesson_hooks.paths import EDITOR_BUNDLE, VENDOR_DIR
 
 log = logging.getLogger("mkdocs.hooks.precache")
 

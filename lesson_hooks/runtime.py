@@ -21,16 +21,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
-ROOT = Path(__file__).resolve().parent.parent
-LAB_PACKAGE = ROOT / "lab"
-NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
-PACKAGE_LOCK = ROOT / "package-lock.json"
+from lesson_hooks.paths import (
+    LAB_DIR,
+    LAB_PACKAGE,
+    NODE_PYODIDE,
+    PACKAGE_LOCK,
+    VENDOR_DIR,
+)
 
-VENDOR_DIR = "assets/vendor/pyodide"
-LAB_DIR = "assets/lab"
-#: The lab's code editor, bundled from npm by lesson_hooks/editor.py
-#: (docs/assets/lab/code-panel.js imports it from here).
-EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
 RUNTIME_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lab import original_source
 from lab.user_code import code_version
-from lesson_hooks.runtime import EDITOR_BUNDLE
+from lesson_hooks.paths import EDITOR_BUNDLE
 from tests.conftest import ROOT, BuiltSite
 
 PAGE = "simulation/index.html"

@@ -12,7 +12,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
-from lesson_hooks import editor
+from lesson_hooks import editor, paths
 
 FAKE_ESBUILD = """#!{python}
 import pathlib, sys
@@ -54,7 +54,7 @@ def test_a_missing_esbuild_fails_the_build_saying_to_run_npm_ci(
 ) -> None:
     monkeypatch.setattr(editor, "ESBUILD", fake["esbuild"].parent / "node_modules/.bin/esbuild")
     monkeypatch.setattr(editor, "CACHE_DIR", fake["cache"])  # a cached bundle must not hide it
-    config = load_config(str(editor.ROOT / "mkdocs.yml"))
+    config = load_config(str(paths.ROOT / "mkdocs.yml"))
     with pytest.raises(PluginError) as err:
         editor.on_files(Files([]), config)
     message = str(err.value)
