@@ -27,16 +27,25 @@ CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
 
 #: Labels, defaults and limits of every field, for the page's form and for the messages.
+#: A choice field may name its choices for the page (``choice_labels``, choice -> text);
+#: ``used_when`` ({field: [values]}) marks a field the validator ignores unless another
+#: field has one of those values (the page hides it then).
 PARAM_SPEC: dict[str, dict[str, Any]] = {
     "table": {
         "label": "Reward table",
         "kind": "choice",
         "default": "climbing",
         "choices": list(TABLE_NAMES),
+        "choice_labels": {
+            "climbing": "Climbing game",
+            "penalty": "Penalty game",
+            "custom": "Custom table",
+        },
     },
     "custom_table": {
         "label": "Custom table",
         "kind": "table",
+        "used_when": {"table": ["custom"]},
         "default": None,
         "min": -CELL_LIMIT,
         "max": CELL_LIMIT,
@@ -44,6 +53,7 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
     "penalty_k": {
         "label": "Penalty k",
         "kind": "number",
+        "used_when": {"table": ["penalty"]},
         "default": -10.0,
         "min": -CELL_LIMIT,
         "max": 0.0,
