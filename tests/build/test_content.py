@@ -22,8 +22,11 @@ PAGES = {
     "lesson": "lesson/",
     "simulation": "simulation/",
     "summary": "summary/",
+    "glossary": "glossary/",
     "references": "references/",
 }
+# Hosts that only ever stand in for a real address (RFC 2606, RFC 6761, GitHub's example).
+PLACEHOLDER_HOSTS = re.compile(r"(^|\.)(example\.(com|org|net|github\.io)|invalid|test|localhost)$")
 
 # Interactive widget chrome in the source text, not prose.
 WIDGET_CHROME = {"drop here", "CheckClear"}
@@ -64,6 +67,29 @@ REFERENCES = {
     # Cited by the simulation lab, after the lesson's own; no stable link is known.
     "claus-1998": {},
 }
+
+# The "Current version" line where a work has been published since the lesson cited it
+# (issue 10): what it must say, and its links.
+CURRENT_VERSIONS = {
+    "liu-2026": (["Shuo Liu", "Christopher Amato", "AAAI Press"], {}),
+    "park-2025": (
+        ["(Volume 1: Long Papers)", "Vienna, Austria", "July 2025"],
+        {},
+    ),
+    "he-2024": (
+        [
+            "ACM Transactions on Software Engineering and Methodology, 34(5), 2025",
+            "Literature Review, Vision, and the Road Ahead",
+            "The lesson cites the 2024 preprint",
+        ],
+        {"doi:10.1145/3712003": "https://doi.org/10.1145/3712003"},
+    ),
+    "zhou-2023": (
+        ["ICLR 2024", "The lesson cites the 2023 preprint"],
+        {"OpenReview": "https://openreview.net/forum?id=mM7VurbA4r"},
+    ),
+}
+BIBTEX_TYPES = {"he-2024": "@article{", "zhou-2023": "@inproceedings{"}
 
 INLINE_MENTIONS = [
     ("Liu and colleagues", "liu-2026", 2),
@@ -338,11 +364,34 @@ def test_every_reference_has_an_anchor_its_links_and_bibtex(site: BuiltSite) -> 
         citation = entry[0]
         found = {a.text(): a.attrs.get("href") for a in citation.find_all("a")}
         assert found == links, anchor
-        bibtex = entry[1]
+        current = [p for p in entry if "lesson-ref-current" in p.classes]
+        if anchor in CURRENT_VERSIONS:
+            says, current_links = CURRENT_VERSIONS[anchor]
+            assert len(current) == 1, anchor
+            text = current[0].text()
+            assert text.startswith("Current version."), anchor
+            for words in says:
+                assert words in text, (anchor, words)
+            assert {a.text(): a.attrs.get("href") for a in current[0].find_all("a")} == (
+                current_links
+            )
+        else:
+            assert not current, anchor
+        bibtex = entry[-1]
         assert bibtex.tag == "details"
         assert bibtex.find("summary").text() == "BibTeX"
         record = bibtex.find("code").text()
-        assert record.startswith("@") and "{" + anchor + "," in record, anchor
+        assert record.startswith(BIBTEX_TYPES.get(anchor, "@")), anchor
+        assert "{" + anchor + "," in record, anchor
+
+
+def test_the_references_intro_names_the_order_it_uses(site: BuiltSite) -> None:
+    refs = article(site, "references")
+    intro = refs.find("p").text()
+    assert "in the order of the lesson's own reference list" in intro
+    order = [h.attrs["id"] for h in refs.find_all("h2") if h.attrs.get("id") in REFERENCES]
+    source_order = ["liu-2026", "park-2025", "wang-2026", "he-2024", "zhou-2023"]
+    assert order[: len(source_order)] == source_order
 
 
 def _siblings_after(blocks: list[Node | str], heading: Node) -> list[Node]:
@@ -402,3 +451,18 @@ def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> 
 @pytest.mark.skipif(not SHARED_SOURCE.exists(), reason="no ../shared beside this checkout")
 def test_the_source_copy_is_current() -> None:
     assert SOURCE.read_bytes() == SHARED_SOURCE.read_bytes()
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_no_link_points_at_a_placeholder_host(site: BuiltSite, page: str) -> None:
+    """Built outside its repository the site has no repository links at all (issue 10)."""
+    document = parse(page_file(site, PAGES[page]))
+    hrefs = [
+        node.attrs["href"]
+        for node in document.iter()
+        if node.tag in ("a", "link") and "href" in node.attrs
+    ]
+    placeholders = [h for h in hrefs if PLACEHOLDER_HOSTS.search(urlsplit(h).hostname or "")]
+    assert not placeholders, f"{page}: links to placeholder hosts {placeholders}"
+    assert not document.find_all("a", "md-content__button"), "an edit link without a repository"
+    assert not document.find_all("a", "md-source"), "a repository link without a repository"
