@@ -5,6 +5,7 @@ module that does, and only the worker imports it.
 """
 
 from lab.mapping import check_mapping
+from lab.quiz import check_quiz
 from lab.sim import Experiment, StopExperiment, group_advantages, run_experiment
 from lab.sim_params import ParamError, SimParams, param_spec, validate_params
 from lab.sim_task import (
@@ -37,6 +38,7 @@ __all__ = [
     "UserCodeError",
     "UserFunctionError",
     "check_mapping",
+    "check_quiz",
     "group_advantages",
     "load_user_code",
     "make_reward_fn",

@@ -13,6 +13,7 @@ from typing import Any
 
 from lab.errors import LabError
 from lab.mapping import check_mapping
+from lab.quiz import check_quiz
 from lab.sim import run_experiment
 from lab.user_code import run_with_code
 
@@ -26,6 +27,10 @@ def _ping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
 
 def _check_mapping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return check_mapping(args["spec"], args["placements"])
+
+
+def _check_quiz(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    return check_quiz(args["spec"], args["answers"])
 
 
 def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
@@ -51,6 +56,7 @@ def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
 CALLS: dict[str, Call] = {
     "ping": _ping,
     "check_mapping": _check_mapping,
+    "check_quiz": _check_quiz,
     "run_simulation": _run_simulation,
 }
 

@@ -39,6 +39,8 @@ LESSON_SECTIONS = {
     "prompted-and-learned-collaboration": "Prompted Collaboration and Learned Collaboration",
     "what-carries-over": "What Carries Over",
     "visual-lab": "Visual Lab: Build the LLM Collaboration Problem",
+    # The site's own learning aids after the lesson text (issue 10).
+    "check-your-understanding": "Check Your Understanding",
 }
 
 CALLOUTS = [
@@ -466,3 +468,21 @@ def test_no_link_points_at_a_placeholder_host(site: BuiltSite, page: str) -> Non
     assert not placeholders, f"{page}: links to placeholder hosts {placeholders}"
     assert not document.find_all("a", "md-content__button"), "an edit link without a repository"
     assert not document.find_all("a", "md-source"), "a repository link without a repository"
+
+
+def test_editors_notes_are_marked_as_ours_where_the_lesson_points_off_site(
+    site: BuiltSite,
+) -> None:
+    lesson = article(site, "lesson")
+    notes = [p for p in lesson.find_all("p") if "lesson-editor-note" in p.classes]
+    texts = [note.text() for note in notes]
+    assert all(text.startswith("Editor's note:") for text in texts)
+    for pointer in (
+        "the Background",
+        "the first page of this resource",
+        "the three chapters",
+        "the Adapt chapter",
+    ):
+        assert any(f'"{pointer}"' in text for text in texts), pointer
+    next_section = next(n for n in notes if "The Toy as a Dec-POMDP" in n.text())
+    assert {a.attrs.get("href") for a in next_section.find_all("a")} == {"../simulation/#dec-pomdp"}

@@ -5,6 +5,7 @@
 // publishes each page, including each instantly navigated one, on document$.
 const KINDS = {
   mapping: () => import("./mapping.js"),
+  quiz: () => import("./quiz.js"),
   simulation: () => import("./simulation.js"),
 };
 

@@ -1,0 +1,36 @@
+"""The build validates quizzes, naming file and line, and ships their specs."""
+
+from __future__ import annotations
+
+import json
+
+from lesson_hooks.quiz import parse_page
+from tests.build.test_exercise_build import LESSON, line_of, project  # noqa: F401
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
+
+
+def test_a_quiz_option_without_feedback_fails_the_build_at_its_line(project) -> None:  # noqa: F811
+    lesson = project / LESSON
+    source = lesson.read_text(encoding="utf-8")
+    line = (
+        "        feedback: Communication alone does not make a problem cooperative. "
+        "What matters is whether the agents share one reward.\n"
+    )
+    assert source.count(line) == 1
+    lesson.write_text(source.replace(line, "        feedbak: x\n"))
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    where = line_of(lesson, "feedbak: x")
+    assert f"{LESSON}:{where}: unknown key 'feedbak' in option 3 of question 1" in output
+
+
+def test_the_built_site_ships_the_quiz_and_its_spec(site: BuiltSite) -> None:
+    (quiz,) = parse_page((ROOT / LESSON).read_text(encoding="utf-8"), LESSON)
+    spec_file = site.dir / "assets" / "lab" / "quizzes" / f"{quiz.id}.json"
+    assert json.loads(spec_file.read_text(encoding="utf-8")) == quiz.spec
+    html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
+    assert html.count('data-lab="quiz"') == 1
+    assert f'data-lab-spec="../assets/lab/quizzes/{quiz.id}.json"' in html
+    assert html.count("<fieldset") == len(quiz.questions)
+    assert "```lab-quiz" not in html
