@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.errors import LabError
+from lab.lm_rpc import LM_CALLS
 from lab.mapping import check_mapping
 from lab.quiz import check_quiz
 from lab.sim import run_experiment
@@ -58,6 +59,7 @@ CALLS: dict[str, Call] = {
     "check_mapping": _check_mapping,
     "check_quiz": _check_quiz,
     "run_simulation": _run_simulation,
+    **LM_CALLS,
 }
 
 
