@@ -16,6 +16,14 @@ reader's code and with False when it leaves, so the page can limit the time
 spent there (and only there: training can take as long as its settings need).
 The reader's return values are checked and copied to plain numbers before
 leaving, so nothing the reader wrote runs outside a watched stretch.
+
+What the reader's code prints (``print``, ``sys.stdout``, ``sys.stderr``) is
+kept, up to :data:`MAX_OUTPUT` characters, and returned with the run as
+``result["output"]`` (``{"text", "omitted"}``); after a failure,
+:func:`last_output` has it. Whatever the reader's code changed in the
+interpreter (``lab``'s modules, builtins, the standard library's modules) is
+put back when the run ends (:func:`lab.isolation.checkpoint`), so one run
+cannot change what the next one sees.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import builtins
 import difflib
 import hashlib
 import inspect
+import io
 import linecache
 import math
 import reprlib
@@ -31,12 +40,13 @@ import textwrap
 import traceback
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from lab.errors import LabError
+from lab.isolation import checkpoint
 from lab.sim import ProgressFn, run_experiment
 from lab.sim_params import SimParams, validate_params
 from lab.sim_task import (
@@ -58,6 +68,7 @@ __all__ = [
     "UserCode",
     "UserCodeError",
     "code_version",
+    "last_output",
     "load_user_code",
     "original_source",
     "run_with_code",
@@ -69,6 +80,8 @@ REWARD_NAME = "table_reward"
 PRIOR_NAME = "prompted_prior"
 #: Longest source accepted (the original is about 1.5 kB).
 MAX_SOURCE = 100_000
+#: At most this many characters of what the reader's code prints are kept.
+MAX_OUTPUT = 10_000
 
 Watch = Callable[[bool], object]
 
@@ -361,6 +374,40 @@ def load_user_code(source: str, watch: Watch | None = None) -> UserCode:
     return UserCode(reward, prior, watch)
 
 
+class Printed(io.TextIOBase):
+    """What the reader's code prints: the first ``limit`` characters, and a count of the rest."""
+
+    def __init__(self, limit: int = MAX_OUTPUT) -> None:
+        super().__init__()
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.omitted = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = max(0, self.limit - self.kept)
+        self.parts.append(text[:room])
+        self.kept += min(room, len(text))
+        self.omitted += max(0, len(text) - room)
+        return len(text)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": "".join(self.parts), "omitted": self.omitted}
+
+
+_last: dict[str, dict[str, Any]] = {"output": Printed().to_json()}
+
+
+def last_output() -> dict[str, Any]:
+    """What the reader's code printed in the latest run, even one that failed."""
+    return dict(_last["output"])
+
+
 def run_with_code(
     params: SimParams | Mapping[str, Any] | None,
     source: str,
@@ -371,13 +418,22 @@ def run_with_code(
     """:func:`lab.run_experiment` with the reader's verifier and prior from ``source``.
 
     The parameters are checked first, so a refused setting runs none of the
-    reader's code.
+    reader's code. The result also has ``"output"``: what the code printed.
     """
     checked = params if isinstance(params, SimParams) else validate_params(params)
-    code = load_user_code(source, watch)
-    return run_experiment(
-        checked,
-        on_progress,
-        reward_fn=code.reward_fn(checked.reward_table),
-        prior_fn=code.prior_fn(),
-    )
+    printed = Printed()
+    restore = checkpoint()
+    try:
+        with redirect_stdout(printed), redirect_stderr(printed):
+            code = load_user_code(source, watch)
+            result = run_experiment(
+                checked,
+                on_progress,
+                reward_fn=code.reward_fn(checked.reward_table),
+                prior_fn=code.prior_fn(),
+            )
+    finally:
+        restore()
+        _last["output"] = printed.to_json()
+    result["output"] = printed.to_json()
+    return result

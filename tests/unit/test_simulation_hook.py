@@ -1,28 +1,31 @@
-"""The ```lab-simulation fence: its form comes from lab.param_spec, bad fences name file:line."""
+"""The ```lab-simulation fence: its form comes from lab.param_spec, bad fences name file:line.
+
+The form is drawn from the spec alone (a field added to the spec appears with no
+other change) and carries no validation rule: the page asks Python.
+"""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import pytest
+from mkdocs.exceptions import PluginError
 
-from lab import CLIMBING, ParamError, param_spec, run_experiment, validate_params
-from lesson_hooks.simulation import (
-    METHOD_LABELS,
+from lab import CLIMBING, param_spec, run_experiment, validate_params
+from lab import sim_params as sim_params_module
+from lab.render import (
     STEP_LABELS,
-    SimulationFenceError,
     describe_params,
-    find_fences,
     format_number,
     format_percent,
-    on_page_markdown,
-    parse_page,
-    refusal_templates,
-    render_lab,
+    method_labels,
 )
+from lesson_hooks.simulation import on_page_markdown
+from lesson_hooks.simulation_fence import SimulationFenceError, find_fences, parse_page
+from lesson_hooks.simulation_lab import render_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "simulation.md"
@@ -180,6 +183,9 @@ def test_controls_start_at_the_spec_defaults() -> None:
         if spec["kind"] == "choice":
             options = control.tags("option")
             assert [o.attrs["value"] for o in options] == [str(c) for c in spec["choices"]]
+            # Each choice reads as the spec names it.
+            names = spec.get("choice_labels", {})
+            assert [o.text for o in options] == [str(names.get(c, c)) for c in spec["choices"]]
             (selected,) = [o for o in options if "selected" in o.attrs]
             assert selected.attrs["value"] == str(spec["default"])
             # The page sends numbers for numeric choices (turns), text otherwise.
@@ -196,19 +202,16 @@ def test_controls_start_at_the_spec_defaults() -> None:
         assert cell.attrs["aria-label"].startswith("Reward for helper ")
 
 
-def test_controls_carry_the_spec_limits_and_say_them() -> None:
+def test_controls_say_the_spec_limits_and_leave_checking_to_python() -> None:
     form = rendered().one(**{"data-lab-form": None})
+    for node in form.iter():
+        # No rule or message for the browser to apply: Python refuses, the page shows why.
+        assert not {"data-lab-min", "data-lab-max", "data-lab-message"} & node.attrs.keys()
     for name, spec in SPEC.items():
         if spec["kind"] == "choice":
             continue
         control = form.one(**{"data-lab-field": name})
         assert control.attrs["data-lab-kind"] == spec["kind"]
-        for key in ("min", "max", "min_exclusive"):
-            attr = f"data-lab-{key.replace('_', '-')}"
-            if key in spec:
-                assert number(control.attrs[attr]) == spec[key], (name, key)
-            else:
-                assert attr not in control.attrs, (name, key)
         hint = form.one(id=f"lab-simulation-{name.replace('_', '-')}-hint").text
         for key in ("min", "max", "min_exclusive"):
             if key in spec:
@@ -223,6 +226,53 @@ def test_fields_only_one_table_uses_start_hidden_unless_it_is_chosen() -> None:
     assert "hidden" in form.one(**{"data-lab-field-box": "penalty_k"}).attrs
     assert "hidden" in form.one(**{"data-lab-field-box": "custom_table"}).attrs
     assert "hidden" not in form.one(**{"data-lab-field-box": "updates"}).attrs
+    # When a field is used is the spec's, as data for the page.
+    for name, spec in SPEC.items():
+        box = form.one(**{"data-lab-field-box": name})
+        when = box.attrs.get("data-lab-used-when")
+        assert (json.loads(when) if when else None) == spec.get("used_when"), name
+
+
+def test_a_field_added_to_the_spec_appears_with_no_other_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec = sim_params_module.PARAM_SPEC
+    monkeypatch.setitem(
+        spec,
+        "extra_choice",
+        {
+            "label": "Extra choice",
+            "kind": "choice",
+            "default": "b",
+            "choices": ["a", "b"],
+            "choice_labels": {"a": "Option A", "b": "Option B"},
+        },
+    )
+    monkeypatch.setitem(
+        spec,
+        "extra_number",
+        {"label": "Extra number", "kind": "number", "default": 0.5, "min": 0.0, "max": 1.0},
+    )
+    form = rendered().one(**{"data-lab-form": None})
+    select = form.one(**{"data-lab-field": "extra_choice"})
+    assert [(o.text, "selected" in o.attrs) for o in select.tags("option")] == [
+        ("Option A", False),
+        ("Option B", True),
+    ]
+    box = form.one(**{"data-lab-field-box": "extra_number"})
+    assert box.tags("label")[0].text == "Extra number"
+    assert box.one(**{"data-lab-field": "extra_number"}).attrs["value"] == "0.5"
+    assert box.one(id="lab-simulation-extra-number-hint").text == "From 0 to 1."
+
+
+def test_a_kind_the_form_cannot_draw_fails_the_build_naming_the_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(
+        sim_params_module.PARAM_SPEC, "odd", {"label": "Odd", "kind": "slider", "default": 0}
+    )
+    with pytest.raises(PluginError, match="field 'odd' has kind 'slider'"):
+        rendered()
 
 
 def test_fence_defaults_change_where_the_form_starts() -> None:
@@ -252,38 +302,8 @@ def test_the_lab_reads_without_javascript() -> None:
     assert "hidden" in lab.one(**{"data-lab-results": None}).attrs
     assert lab.one(**{"data-lab-status": None}).attrs["role"] == "status"
     assert lab.one(**{"data-lab-summary": None}).attrs["aria-live"] == "polite"
-    legend = [n.attrs["data-lab-series"] for n in lab.all(**{"data-lab-series": None})]
-    assert legend == list(METHOD_LABELS)
-
-
-# ------------------------------------------------------- messages, from Python
-
-
-@pytest.mark.parametrize(
-    ("name", "typed", "extra"),
-    [
-        ("updates", "0", {}),
-        ("group_size", "1.5", {}),
-        ("learning_rate", "0", {}),
-        ("seed", "-1", {}),
-        ("penalty_k", "5", {"table": "penalty"}),
-    ],
-)
-def test_a_fields_message_is_the_validators_own(
-    name: str, typed: str, extra: dict[str, Any]
-) -> None:
-    with pytest.raises(ParamError) as refused:
-        validate_params({**extra, name: typed})
-    assert refusal_templates()[name].replace("{got}", f'"{typed}"') == refused.value.fields[name]
-
-
-def test_the_custom_tables_message_lists_the_refused_cells() -> None:
-    cells = [["abc", 0, 0], [0, 0, 0], [0, 0, "2000"]]
-    with pytest.raises(ParamError) as refused:
-        validate_params({"table": "custom", "custom_table": cells})
-    listed = 'row 1, column 1 ("abc"); row 3, column 3 ("2000")'
-    template = refusal_templates()["custom_table"]
-    assert template.replace("{cells}", listed) == refused.value.fields["custom_table"]
+    legend = [(n.attrs["data-lab-series"], n.text) for n in lab.all(**{"data-lab-series": None})]
+    assert legend == list(method_labels(run_experiment()).items())
 
 
 # ------------------------------------------------------------ the transcript
@@ -330,11 +350,12 @@ def test_percentages_never_round_to_certainty(p: float, text: str) -> None:
     assert format_percent(p) == text
 
 
-def test_describe_params_names_the_table() -> None:
+def test_describe_params_names_every_used_setting_as_the_form_does() -> None:
     params = validate_params({"table": "penalty", "penalty_k": -2.5, "turns": 2}).to_json()
-    assert describe_params(params) == (
-        "penalty game (k = -2.5), 2 turns, 200 updates, group size 32, learning rate 1, seed 0"
-    )
+    text = describe_params(params)
+    assert text.startswith("reward table: Penalty game; penalty k: -2.5; turns: 2; ")
+    assert "updates: 200; group size: 32; learning rate: 1; seed: 0" in text
+    assert "custom table" not in text  # a setting this table does not use
 
 
 # ----------------------------------------------------------------- bad fences
@@ -400,13 +421,3 @@ def test_fences_inside_other_code_blocks_are_left_alone() -> None:
     markdown = "````markdown\n```lab-simulation\n```\n````\n\n" + page()
     (fence,) = find_fences(markdown, PATH)
     assert fence.line == markdown.split("\n").index("```lab-simulation", 4) + 1
-
-
-def test_named_tables_tell_the_curve_their_best_cell() -> None:
-    table = rendered().one(**{"data-lab-field": "table"})
-    best = {o.attrs["value"]: o.attrs.get("data-lab-best") for o in table.tags("option")}
-    assert best == {
-        "climbing": format_number(max(max(row) for row in CLIMBING)),
-        "penalty": "10",
-        "custom": None,  # read from the reader's own cells
-    }

@@ -1,30 +1,21 @@
 // The simulation lab: a form built from lab.param_spec() at build time
-// (lesson_hooks/simulation.py), a run of lab.run_experiment in the tab's
-// worker, and its results drawn as they arrive.
+// (lesson_hooks/simulation_form.py), a run of lab.run_experiment in the tab's
+// worker, and its results as Python rendered them (lab/render.py).
 //
-// Settings are checked here first, for an instant answer, with the rules and
-// the very messages of lab.validate_params (the build copies each message onto
-// its field); Python checks again, and its refusals land in the same places.
-// Stop replaces the worker (getRuntime().stop): without cross-origin isolation
-// nothing else can interrupt Python, and the run's promise then rejects with
-// StoppedError.
+// The page knows no rule of the settings: it reads each control as text (or a
+// choice) and asks Python (the check_params call, lab.validate_params), whose
+// reasons land next to their fields. Everything a finished run shows except the
+// live curve is HTML made by lab.render, put into the lab's [data-lab-html]
+// slots. Stop replaces the worker (getRuntime().stop): without cross-origin
+// isolation nothing else can interrupt Python, and the run's promise then
+// rejects with StoppedError.
 //
 // Run sends the reader's code (code-panel.js) with the settings. The time limit
 // counts only the time Python spends in that code, which the worker reports
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime, StoppedError } from "./client.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
-import {
-  CurveChart,
-  cellName,
-  describeParams,
-  formatPercent,
-  formatReward,
-  renderCurveTable,
-  renderEpisode,
-  renderHeatmaps,
-  renderPartners,
-} from "./simulation-render.js";
+import { CurveChart } from "./simulation-curve.js";
 import { mountLabStatus } from "./status.js";
 
 // Where a run stands, on the lab's data-lab-run (tests and styles wait on it).
@@ -37,41 +28,10 @@ const Run = Object.freeze({
   ERROR: "error",
 });
 
-const WHOLE = /^\s*[+-]?\d+\s*$/;
-// The part of Python's float() syntax a reader types; anything else is refused.
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
-// A setting only some reward tables use.
-const USED_BY = { penalty_k: "penalty", custom_table: "custom" };
 // Why a run was stopped.
 const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
 // Errors in the reader's code, shown under the editor rather than in the summary.
 const CODE_ERRORS = new Set(["UserCodeError", "UserFunctionError"]);
-
-/** A typed value as lab.validate_params quotes it in a message. */
-function shown(value) {
-  const chars = [...value];
-  return chars.length <= 20 ? `"${value}"` : `"${chars.slice(0, 20).join("")}…"`;
-}
-
-function limit(element, name) {
-  const value = element.dataset[name];
-  return value === undefined ? null : Number(value);
-}
-
-/** The number a field holds, or null when lab.validate_params would refuse it. */
-function parse(text, element) {
-  const kind = element.dataset.labKind;
-  if (!(kind === "integer" ? WHOLE : DECIMAL).test(text)) return null;
-  const value = Number(text.trim());
-  if (!Number.isFinite(value)) return null;
-  const min = limit(element, "labMin");
-  const minExclusive = limit(element, "labMinExclusive");
-  const max = limit(element, "labMax");
-  if (min !== null && value < min) return null;
-  if (minExclusive !== null && value <= minExclusive) return null;
-  if (max !== null && value > max) return null;
-  return value;
-}
 
 export default class SimulationLab {
   #root;
@@ -79,8 +39,7 @@ export default class SimulationLab {
   #abort = new AbortController();
   #status;
   #form;
-  #fields = new Map(); // name -> {box, control, error}
-  #cells = []; // the custom table's inputs, row by row
+  #fields = new Map(); // name -> {box, control, error, kind, cells, usedWhen}
   #run;
   #stop;
   #summary;
@@ -89,7 +48,9 @@ export default class SimulationLab {
   #chart;
   #labels = {}; // method -> its name on the page, from the legend
   #running = null; // the current run's token; null when idle
+  #rechecks = 0; // the latest recheck of a refused field; older answers are dropped
   #lastUpdate = 0;
+  #updates = null; // the checked number of updates of the current run
   #best = 0; // the reward table's best cell, for the curve's reference line
   #code; // the reader's code (CodePanel)
   #actions;
@@ -130,13 +91,16 @@ export default class SimulationLab {
     this.#form.hidden = false;
     for (const box of root.querySelectorAll("[data-lab-field-box]")) {
       const name = box.dataset.labFieldBox;
+      const control = box.querySelector(`[data-lab-field="${name}"]`);
       this.#fields.set(name, {
         box,
-        control: box.querySelector(`[data-lab-field="${name}"]`),
+        control,
+        kind: control.dataset.labKind,
+        cells: [...box.querySelectorAll("[data-lab-cell]")],
+        usedWhen: box.dataset.labUsedWhen ? JSON.parse(box.dataset.labUsedWhen) : null,
         error: box.querySelector(`[data-lab-error="${name}"]`),
       });
     }
-    this.#cells = [...root.querySelectorAll("[data-lab-cell]")];
     this.#actions = root.querySelector("[data-lab-actions]");
     this.#actions.hidden = false;
     this.#run = this.#actions.querySelector('[data-lab-action="run"]');
@@ -161,62 +125,71 @@ export default class SimulationLab {
       { signal },
     );
     this.#stop.addEventListener("click", () => this.#halt("Stopped.", Cause.STOP), { signal });
-    this.#fields
-      .get("table")
-      .control.addEventListener("change", () => this.#showTableFields(), { signal });
+    this.#form.addEventListener("change", () => this.#showUsedFields(), { signal });
     // Once a field has been refused, say as soon as its new value is fine.
     this.#form.addEventListener("input", (event) => this.#recheck(event.target), { signal });
-    this.#showTableFields();
+    this.#showUsedFields();
     this.#setRun(Run.IDLE);
     root.dataset.labEnhanced = "";
   }
 
-  #showTableFields() {
-    const table = this.#fields.get("table").control.value;
-    for (const [name, needs] of Object.entries(USED_BY)) {
-      const field = this.#fields.get(name);
-      field.box.hidden = table !== needs;
+  /** Show only the fields the current settings use (the spec's used_when). */
+  #showUsedFields() {
+    for (const [name, field] of this.#fields) {
+      field.box.hidden = !this.#used(field);
       if (field.box.hidden) this.#setError(name, "");
     }
   }
 
+  #used({ usedWhen }) {
+    if (!usedWhen) return true;
+    return Object.entries(usedWhen).every(([other, values]) => {
+      const field = this.#fields.get(other);
+      return field !== undefined && values.map(String).includes(String(this.#value(field)));
+    });
+  }
+
   // -------------------------------------------------------------- settings
 
-  /** The form as lab.validate_params takes it, and each refused field's reason. */
+  /** A control's value as the reader left it; Python decides whether it is valid. */
+  #value({ kind, control, cells }) {
+    if (kind === "choice") {
+      return "labNumeric" in control.dataset ? Number(control.value) : control.value;
+    }
+    if (kind === "table") {
+      const rows = [];
+      for (const cell of cells) {
+        const [r, c] = cell.dataset.labCell.split(",").map(Number);
+        rows[r] ??= [];
+        rows[r][c] = cell.value;
+      }
+      return rows;
+    }
+    return control.value;
+  }
+
+  /** The form as lab.validate_params takes it: every field the settings use. */
   #read() {
     const params = {};
-    const errors = new Map();
-    const badCells = new Set();
-    const table = this.#fields.get("table").control.value;
-    for (const [name, { control }] of this.#fields) {
-      if (USED_BY[name] && USED_BY[name] !== table) continue;
-      if (control.dataset.labKind === "choice") {
-        params[name] = "labNumeric" in control.dataset ? Number(control.value) : control.value;
-      } else if (control.dataset.labKind === "table") {
-        const rows = [[], [], []];
-        const refused = [];
-        for (const cell of this.#cells) {
-          const value = parse(cell.value, control);
-          const [r, c] = cell.dataset.labCell.split(",").map(Number);
-          rows[r][c] = value;
-          if (value === null) {
-            badCells.add(cell);
-            refused.push(`row ${r + 1}, column ${c + 1} (${shown(cell.value)})`);
-          }
-        }
-        params.custom_table = rows;
-        if (refused.length) {
-          errors.set(name, control.dataset.labMessage.replace("{cells}", refused.join("; ")));
-        }
-      } else {
-        const value = parse(control.value, control);
-        params[name] = value;
-        if (value === null) {
-          errors.set(name, control.dataset.labMessage.replace("{got}", shown(control.value)));
-        }
-      }
+    for (const [name, field] of this.#fields) {
+      if (this.#used(field)) params[name] = this.#value(field);
     }
-    return { params, errors, badCells };
+    return params;
+  }
+
+  /** Python's verdict on `params`: {params, best} or {errors, cells}. */
+  #check(params) {
+    return getRuntime().call("check_params", { params });
+  }
+
+  /** The table cells Python refused, as elements ([[row, column], ...] in). */
+  #refusedCells(cells) {
+    const wanted = new Set((cells ?? []).map(([r, c]) => `${r},${c}`));
+    const found = new Set();
+    for (const field of this.#fields.values()) {
+      for (const cell of field.cells) if (wanted.has(cell.dataset.labCell)) found.add(cell);
+    }
+    return found;
   }
 
   #setError(name, message, badCells = null) {
@@ -224,10 +197,10 @@ export default class SimulationLab {
     if (!field) return false;
     field.error.textContent = message;
     const invalid = message ? "true" : null;
-    const cells = name === "custom_table";
-    for (const target of cells ? this.#cells : [field.control]) {
-      // Python names the refused cells only in words: then mark the whole table.
-      const bad = invalid && (!cells || badCells === null || badCells.has(target));
+    const isTable = field.cells.length > 0;
+    for (const target of isTable ? field.cells : [field.control]) {
+      // Without Python's list of refused cells, the whole table is marked.
+      const bad = invalid && (!isTable || !badCells?.size || badCells.has(target));
       if (bad) target.setAttribute("aria-invalid", "true");
       else target.removeAttribute("aria-invalid");
     }
@@ -239,48 +212,46 @@ export default class SimulationLab {
     let first = null;
     const unplaced = [];
     for (const name of this.#fields.keys()) this.#setError(name, "");
-    for (const [name, message] of errors) {
+    for (const [name, message] of Object.entries(errors)) {
       if (!this.#setError(name, message, badCells)) {
         unplaced.push(message);
         continue;
       }
-      if (first) continue;
-      first =
-        name === "custom_table"
-          ? this.#cells.find((cell) => cell.getAttribute("aria-invalid") === "true")
-          : this.#fields.get(name).control;
+      const field = this.#fields.get(name);
+      first ??= field.cells.find((cell) => cell.getAttribute("aria-invalid") === "true");
+      first ??= field.control;
     }
     return { first, unplaced };
   }
 
-  #recheck(target) {
-    const box = target.closest("[data-lab-field-box]");
-    const name = box?.dataset.labFieldBox;
-    if (!name || !this.#fields.get(name).error.textContent) return;
-    const { errors, badCells } = this.#read();
-    this.#setError(name, errors.get(name) ?? "", badCells);
+  async #recheck(target) {
+    const name = target.closest("[data-lab-field-box]")?.dataset.labFieldBox;
+    if (!name || !this.#fields.get(name).error.textContent || this.#running) return;
+    const ticket = ++this.#rechecks;
+    let verdict;
+    try {
+      verdict = await this.#check(this.#read());
+    } catch {
+      return; // Python restarting or failed: the status line says so
+    }
+    if (ticket !== this.#rechecks || this.#running) return;
+    const message = verdict.errors?.[name] ?? "";
+    this.#setError(name, message, this.#refusedCells(verdict.cells));
   }
 
   // -------------------------------------------------------------------- runs
 
-  /** What run_simulation receives: the settings and the reader's code. */
-  #callArgs(params) {
-    return { params, code: this.#code.code };
-  }
-
   async #start() {
     if (this.#running) return;
-    const { params, errors, badCells } = this.#read();
-    const { first } = this.#showErrors(errors, badCells);
-    if (errors.size) {
-      this.#refuse(errors.size, [], first);
-      return;
-    }
     const token = {};
     this.#running = token;
+    this.#rechecks++; // a pending recheck must not undo what this run shows
     this.#lastUpdate = 0;
+    this.#updates = null;
     this.#ranEdited = this.#code.edited;
     this.#code.clearError();
+    this.#fill({ summary: "", output: "" });
+    this.#setRun(Run.RUNNING);
     const seconds = Number(this.#timeLimit.value);
     const timer = new CodeTimer(seconds * 1000, () => {
       if (this.#running === token) {
@@ -288,13 +259,6 @@ export default class SimulationLab {
       }
     });
     this.#timer = timer;
-    this.#setRun(Run.RUNNING);
-    this.#summary.textContent = "";
-    this.#results.hidden = false;
-    this.#toggleResultBlocks(false);
-    this.#progress.textContent = `Training: 0 of ${params.updates} updates.`;
-    this.#best = this.#bestReward(params);
-    this.#chart.set({ updates: params.updates, best: this.#best, series: {} });
     const onProgress = (partial) => {
       if (this.#running !== token) return;
       if ("in_user_code" in partial) {
@@ -306,14 +270,33 @@ export default class SimulationLab {
       }
     };
     try {
-      const result = await getRuntime().call("run_simulation", this.#callArgs(params), {
-        onProgress,
-      });
+      const verdict = await this.#check(this.#read());
+      if (this.#running !== token) return;
+      if (verdict.errors) {
+        this.#running = null;
+        const { first, unplaced } = this.#showErrors(
+          verdict.errors,
+          this.#refusedCells(verdict.cells),
+        );
+        this.#results.hidden = true;
+        this.#refuse(Object.keys(verdict.errors).length, unplaced, first);
+        return;
+      }
+      this.#showErrors({});
+      const { params } = verdict;
+      this.#updates = params.updates;
+      this.#best = verdict.best;
+      this.#results.hidden = false;
+      this.#toggleResultBlocks(false);
+      this.#progress.textContent = `Training: 0 of ${params.updates} updates.`;
+      this.#chart.set({ updates: params.updates, best: this.#best, series: {} });
+      const args = { params, code: this.#code.code, render: this.#prefix };
+      const result = await getRuntime().call("run_simulation", args, { onProgress });
       if (this.#running !== token) return;
       this.#finish(result);
     } catch (err) {
       if (this.#running !== token) return;
-      this.#fail(err, params.updates);
+      this.#fail(err);
     } finally {
       timer.cancel();
       if (this.#running === token) {
@@ -333,61 +316,78 @@ export default class SimulationLab {
       .catch(() => {}); // the status line reports a failed restart
   }
 
-  /** The best cell of the run's reward table, for the curve before Python has answered. */
-  #bestReward(params) {
-    if (params.custom_table) return Math.max(...params.custom_table.flat());
-    const option = this.#fields.get("table").control.selectedOptions[0];
-    return Number(option.dataset.labBest);
-  }
-
   #onProgress(partial) {
+    if (!Number.isInteger(partial.update)) return;
     this.#lastUpdate = partial.update;
     this.#progress.textContent = `Training: ${partial.update} of ${partial.updates} updates.`;
     this.#chart.set({ updates: partial.updates, best: this.#best, series: partial.mean_reward });
   }
 
-  #finish(result) {
-    const { params } = result;
-    this.#best = result.optimum.reward;
-    this.#chart.set({ updates: params.updates, best: this.#best, series: result.mean_reward });
-    this.#chart.flush();
-    this.#progress.textContent =
-      `Mean shared reward of each update's group of ${params.group_size} episodes ` +
-      `(${describeParams(params)}).`;
-    const curveTable = this.#root.querySelector("[data-lab-curve-table]");
-    renderCurveTable(curveTable, result.mean_reward, this.#labels);
-    renderHeatmaps(this.#root.querySelector("[data-lab-heatmaps]"), result, this.#labels);
-    this.#root.querySelector("[data-lab-heatmap-caption]").textContent =
-      `Each cell is one joint response: the shared reward the verifier gives it, and how often ` +
-      `each method writes it after training${params.turns > 1 ? " (in the last turn)" : ""}. ` +
-      `★ marks the best joint response.`;
-    renderPartners(this.#root.querySelector("[data-lab-partners]"), result);
-    this.#root.querySelector("[data-lab-partners-caption]").textContent =
-      "The main agent trained with the training partners only; the held-out partners were " +
-      "fixed before training and never trained with. Each score is an expected episode " +
-      `reward (the best possible is ${formatReward(result.optimum.reward)}).`;
-    renderEpisode(this.#root.querySelector("[data-lab-episode]"), result, this.#prefix);
-    this.#toggleResultBlocks(true);
-    this.#setRun(Run.DONE);
-    const yours = this.#ranEdited ? " This run used your edited code." : "";
-    this.#summary.textContent = summarize(result) + yours;
+  /** Put Python's rendered parts (lab.render.render_results) in their [data-lab-html] slots. */
+  #fill(parts) {
+    for (const slot of this.#root.querySelectorAll("[data-lab-html]")) {
+      const html = parts?.[slot.dataset.labHtml];
+      if (typeof html === "string") slot.innerHTML = html;
+    }
+    // A code block wider than its column scrolls; a keyboard must be able to reach it.
+    for (const code of this.#root.querySelectorAll("[data-lab-episode] pre > code")) {
+      if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+    }
   }
 
-  #fail(err, updates) {
+  #say(text) {
+    const line = document.createElement("p");
+    line.textContent = text;
+    this.#summary.replaceChildren(line);
+  }
+
+  #finish(result) {
+    const { params } = result;
+    this.#best = result.optimum?.reward ?? this.#best;
+    this.#chart.set({ updates: params.updates, best: this.#best, series: result.mean_reward });
+    this.#chart.flush();
+    this.#fill(result.html);
+    this.#toggleResultBlocks(true);
+    this.#setRun(Run.DONE);
+    if (this.#ranEdited) {
+      const note = document.createElement("p");
+      note.textContent = "This run used your edited code.";
+      this.#summary.append(note);
+    }
+  }
+
+  /** What the reader's code printed before it failed (lab.user_code keeps it). */
+  async #showPrinted() {
+    try {
+      const { html } = await getRuntime().call("code_output", {});
+      if (!this.#running) this.#fill({ output: html });
+    } catch {
+      // Python was restarted meanwhile: what was printed is gone with it.
+    }
+  }
+
+  #fail(err) {
+    const updates = this.#updates;
     if (err instanceof StoppedError) {
       this.#chart.flush();
       this.#setRun(Run.STOPPED);
       const n = this.#lastUpdate;
+      if (updates === null) {
+        this.#progress.textContent = "";
+        this.#say(`${err.message} Python was restarted.`);
+        return;
+      }
       this.#progress.textContent = `Stopped after ${n} of ${updates} updates.`;
       const sofar = n
         ? " The curve shows the run so far; run again for the heatmaps, the partner bars and " +
           "a new episode."
         : "";
-      this.#summary.textContent =
+      this.#say(
         this.#stopCause === Cause.TIME_LIMIT
           ? `${err.message} Python was restarted.${sofar}`
           : `Stopped after ${n} update${n === 1 ? "" : "s"} of ${updates}. Python was ` +
-            `restarted.${sofar}`;
+              `restarted.${sofar}`,
+      );
       return;
     }
     if (CODE_ERRORS.has(err?.kind)) {
@@ -395,18 +395,18 @@ export default class SimulationLab {
       if (!this.#lastUpdate) this.#results.hidden = true;
       this.#setRun(Run.ERROR);
       this.#progress.textContent = "";
+      this.#showPrinted();
       return;
     }
     if (err?.kind === "ParamError" && err.fields) {
-      const errors = new Map(Object.entries(err.fields));
-      const { first, unplaced } = this.#showErrors(errors);
+      const { first, unplaced } = this.#showErrors(err.fields);
       this.#results.hidden = true;
-      this.#refuse(errors.size, unplaced, first);
+      this.#refuse(Object.keys(err.fields).length, unplaced, first);
       return;
     }
     this.#setRun(Run.ERROR);
     this.#progress.textContent = "";
-    this.#summary.textContent = `The run failed: ${err?.message ?? err}`;
+    this.#say(`The run failed: ${err?.message ?? err}`);
     if (err?.traceback) {
       this.#code.showError({ message: "Python's traceback:", traceback: err.traceback });
     }
@@ -415,7 +415,7 @@ export default class SimulationLab {
   #refuse(count, unplaced, first) {
     this.#setRun(Run.INVALID);
     const fields = count === 1 ? "1 setting needs" : `${count} settings need`;
-    this.#summary.textContent = [`Nothing ran: ${fields} fixing.`, ...unplaced].join(" ");
+    this.#say([`Nothing ran: ${fields} fixing.`, ...unplaced].join(" "));
     first?.focus();
   }
 
@@ -436,30 +436,4 @@ export default class SimulationLab {
     if (running && focused === this.#run) this.#stop.focus();
     if (!running && focused === this.#stop) this.#run.focus();
   }
-}
-
-/** One or two sentences on what the run found, for the polite live region. */
-function summarize(result) {
-  const { learned, centralized } = result.settled_on;
-  const best = result.optimum;
-  const bestName = best.cells.map((cell) => cellName(result, cell)).join(" or ");
-  const where = (s) =>
-    s.probability >= 0.9
-      ? `settled on ${cellName(result, s.cell)} (reward ${formatReward(s.reward)})`
-      : `leans towards ${cellName(result, s.cell)} (reward ${formatReward(s.reward)}, ` +
-        `${formatPercent(s.probability)} of the time)`;
-  const first = learned.optimal
-    ? `learned collaboration ${where(learned)}, the best joint response`
-    : `learned collaboration ${where(learned)} and missed the best joint response, ` +
-      `${bestName} (reward ${formatReward(best.reward)})`;
-  const second = centralized.optimal
-    ? `centralized control ${where(centralized).replace("settled on", "found")}`
-    : `centralized control ${where(centralized)}`;
-  const p = result.partners;
-  const partners =
-    p.held_out_mean === null
-      ? ""
-      : ` With held-out partners the trained agent scored ${formatReward(p.held_out_mean)}, ` +
-        `against ${formatReward(p.training_mean)} with its training partners.`;
-  return `After ${result.updates_done} updates, ${first}; ${second}.${partners}`;
 }
