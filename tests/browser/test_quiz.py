@@ -1,0 +1,169 @@
+"""The check-your-understanding quiz, answered by mouse, keyboard and touch, graded by Python."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from lab import check_quiz
+from lesson_hooks.quiz import parse_page
+from tests.browser.conftest import PageErrors
+from tests.conftest import ROOT, BuiltSite
+
+BOOT = 60_000  # ms: first start of Pyodide on a slow CI machine
+(QUIZ,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
+SPEC: dict[str, Any] = QUIZ.spec
+QUESTIONS = SPEC["questions"]
+TOTAL = len(QUESTIONS)
+STORAGE_KEY = f"lab-quiz:/lesson/:{SPEC['id']}"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def open_quiz(page: Page) -> Locator:
+    page.goto("lesson/")
+    quiz = page.locator('[data-lab="quiz"]')
+    quiz.scroll_into_view_if_needed()
+    expect(quiz).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return quiz
+
+
+def group(quiz: Locator, question: dict[str, Any]) -> Locator:
+    return quiz.get_by_role("group", name=question["text"], exact=True)
+
+
+def option(quiz: Locator, question: dict[str, Any], index: int) -> Locator:
+    role = "checkbox" if question["multiple"] else "radio"
+    text = question["options"][index]["text"]
+    return group(quiz, question).get_by_role(role, name=text, exact=True)
+
+
+def right(question: dict[str, Any]) -> list[int]:
+    return [i for i, o in enumerate(question["options"]) if o["correct"]]
+
+
+def press(quiz: Locator, name: str) -> None:
+    quiz.get_by_role("button", name=name, exact=True).click()
+
+
+def test_every_right_answer_by_mouse_and_keyboard_scores_full_marks(page: Page) -> None:
+    quiz = open_quiz(page)
+    for question in QUESTIONS:
+        for index in right(question):
+            box = option(quiz, question, index)
+            if question["n"] % 2:
+                box.click()
+            else:
+                box.focus()
+                page.keyboard.press("Space")
+            expect(box).to_be_checked()
+    press(quiz, "Check")
+    expect(quiz.locator("[data-lab-summary]")).to_have_text(f"{TOTAL} of {TOTAL} correct.")
+    expect(quiz.locator("[data-lab-announcer]")).to_have_text(f"{TOTAL} of {TOTAL} correct.")
+    for question in QUESTIONS:
+        verdict = group(quiz, question).locator("[data-lab-verdict]")
+        expect(verdict).to_have_text(f"Correct. {question['explanation']}")
+
+    # Saved: a reload brings the answers back; Clear empties them and the storage.
+    page.reload()
+    quiz = open_quiz(page)
+    for question in QUESTIONS:
+        for index in right(question):
+            expect(option(quiz, question, index)).to_be_checked()
+    press(quiz, "Clear")
+    expect(quiz.locator("input:checked")).to_have_count(0)
+    expect(quiz.locator("[data-lab-summary]")).to_be_empty()
+    expect(quiz.locator("[data-lab-announcer]")).to_have_text(
+        "Cleared. Every answer is unselected."
+    )
+    assert page.evaluate("(key) => localStorage.getItem(key)", STORAGE_KEY) is None
+
+
+ROUNDS = max(len(q["options"]) for q in QUESTIONS)
+
+
+@pytest.mark.parametrize("index", range(ROUNDS))
+def test_each_option_shows_the_same_feedback_as_cpython(page: Page, index: int) -> None:
+    """Round k chooses option k of every question, so every distractor is shown once."""
+    quiz = open_quiz(page)
+    answers: dict[str, list[int]] = {}
+    for question in QUESTIONS:
+        if index < len(question["options"]):
+            option(quiz, question, index).click()
+            answers[str(question["n"])] = [index]
+    press(quiz, "Check")
+    expected = check_quiz(SPEC, answers)
+    expect(quiz.locator("[data-lab-summary]")).to_have_text(expected["summary"])
+    for question, graded in zip(QUESTIONS, expected["questions"], strict=True):
+        box = group(quiz, question)
+        for shown in graded["options"]:
+            line = box.locator(f'[data-lab-option="{shown["index"]}"] [data-lab-option-feedback]')
+            word = "Right choice" if shown["correct"] else "Wrong choice"
+            expect(line).to_have_text(f"{word}: {shown['message']}")
+        verdict = box.locator("[data-lab-verdict]")
+        if graded["correct"] is None:
+            expect(verdict).to_have_text(graded["message"])
+        else:
+            word = "Correct." if graded["correct"] else "Incorrect."
+            expect(verdict).to_have_text(f"{word} {graded['message']}")
+
+
+@pytest.fixture
+def phone(browser: Browser, site: BuiltSite) -> Iterator[Page]:
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True, base_url=site.url
+    )
+    page = context.new_page()
+    errors = PageErrors()
+    page.on("console", errors.on_console)
+    page.on("pageerror", errors.on_page_error)
+    yield page
+    context.close()
+    assert not errors.unexpected(), "\n".join(errors.unexpected())
+
+
+def test_a_finger_answers_and_checks(phone: Page) -> None:
+    quiz = open_quiz(phone)
+    first = QUESTIONS[0]
+    option(quiz, first, right(first)[0]).tap()
+    quiz.get_by_role("button", name="Check", exact=True).tap()
+    expect(quiz.locator("[data-lab-summary]")).to_have_text(
+        check_quiz(SPEC, {"1": right(first)})["summary"]
+    )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations_before_and_after_check(page: Page, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    quiz = open_quiz(page)
+    axe = Axe.from_file(AXE)
+    context = {"include": [".lab-quiz"]}
+    before = axe.run(page, context=context)
+    assert before.violations_count == 0, before.generate_report()
+    option(quiz, QUESTIONS[0], 1).click()
+    option(quiz, QUESTIONS[1], right(QUESTIONS[1])[0]).click()
+    press(quiz, "Check")
+    expect(quiz.locator("[data-lab-summary]")).to_contain_text("correct")
+    after = axe.run(page, context=context)
+    assert after.violations_count == 0, after.generate_report()
+
+
+def test_without_javascript_the_quiz_reads_with_its_answers_collapsed(
+    browser: Browser, site: BuiltSite
+) -> None:
+    context = browser.new_context(java_script_enabled=False, base_url=site.url)
+    page = context.new_page()
+    page.goto("lesson/")
+    quiz = page.locator('[data-lab="quiz"]')
+    for question in QUESTIONS:
+        expect(group(quiz, question)).to_be_visible()
+    answers = quiz.locator("details[data-lab-answer]")
+    expect(answers).to_have_count(TOTAL)
+    for details in answers.all():
+        expect(details).not_to_have_attribute("open", "")
+    expect(quiz.get_by_role("button", name="Check")).to_be_hidden()
+    context.close()
