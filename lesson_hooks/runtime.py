@@ -1,9 +1,11 @@
 """Vendor the Pyodide runtime and the ``lab`` package into the built site.
 
 This module is the one place that knows where the runtime lives: it copies
-the pinned npm ``pyodide`` files to ``VENDOR_DIR``, zips ``lab/`` into
-``LAB_DIR``, and writes ``LAB_DIR/runtime.json`` so the worker (served from
-``LAB_DIR``) finds both by relative URL.
+the pinned npm ``pyodide`` files to ``VENDOR_DIR/<version>/`` (so a tab left
+open across an upgrade keeps loading the files it started with), zips ``lab/``
+into ``LAB_DIR``, adds the memory snapshot (``lesson_hooks/snapshot.py``) beside
+the runtime, and writes ``LAB_DIR/runtime.json`` so the worker (served from
+``LAB_DIR``) finds them all by relative URL.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from lesson_hooks.paths import (
     PACKAGE_LOCK,
     VENDOR_DIR,
 )
+from lesson_hooks.snapshot import Snapshot, make_snapshot
 
 RUNTIME_FILES = (
     "pyodide.mjs",
@@ -36,6 +39,9 @@ RUNTIME_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+# What the worker downloads with fetch() (the .mjs files are imported), and so
+# counts for its progress bar.
+FETCHED_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Fixed zip timestamps keep the archive (and its hashed name) reproducible.
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -93,25 +99,66 @@ def build_lab_archive(package: Path = LAB_PACKAGE) -> LabArchive:
     return LabArchive(name=f"lab-{digest}.zip", content=content)
 
 
-def runtime_manifest(version: str, archive: LabArchive) -> dict[str, object]:
-    """What the worker reads; URLs are relative to LAB_DIR/runtime.json."""
-    vendor_from_lab = posixpath.relpath(VENDOR_DIR, LAB_DIR)
+def vendor_dir(version: str) -> str:
+    """Where this Pyodide version's files go in the site."""
+    return f"{VENDOR_DIR}/{version}"
+
+
+def runtime_manifest(
+    version: str,
+    archive: LabArchive,
+    sizes: dict[str, int] | None = None,
+    snapshot: Snapshot | None = None,
+) -> dict[str, object]:
+    """What the worker reads; URLs are relative to LAB_DIR/runtime.json.
+
+    ``sizes`` are the runtime files' bytes: ``bytes`` (everything a boot
+    downloads) is what the page offers a reader saving data; the worker's
+    progress bar counts the fetched files (``sizes``) and the snapshot.
+    """
+    sizes = sizes or {}
+    vendor_from_lab = posixpath.relpath(vendor_dir(version), LAB_DIR)
+    fetched = {name: sizes[name] for name in FETCHED_FILES if name in sizes}
+    fetched[archive.name] = len(archive.content)
     return {
         "pyodide": {"version": version, "indexURL": f"{vendor_from_lab}/"},
         "archive": archive.name,
+        "sizes": fetched,
+        "bytes": sum(sizes.values()) + len(archive.content),
+        "snapshot": snapshot.manifest() if snapshot else None,
     }
+
+
+_command = "build"
+
+
+def on_startup(*, command: str, dirty: bool) -> None:
+    global _command
+    _command = command
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     version = check_runtime()
+    runtime_dir = vendor_dir(version)
     for name in RUNTIME_FILES:
         files.append(
-            File.generated(config, f"{VENDOR_DIR}/{name}", abs_src_path=str(NODE_PYODIDE / name))
+            File.generated(config, f"{runtime_dir}/{name}", abs_src_path=str(NODE_PYODIDE / name))
         )
     archive = build_lab_archive()
     files.append(File.generated(config, f"{LAB_DIR}/{archive.name}", content=archive.content))
-    manifest = json.dumps(runtime_manifest(version, archive), indent=2) + "\n"
-    files.append(File.generated(config, f"{LAB_DIR}/runtime.json", content=manifest))
+    # The live preview boots normally: a snapshot per edit of lab/ would slow it.
+    snapshot = None
+    if _command != "serve":
+        snapshot = make_snapshot(version, archive.name, archive.content)
+        files.append(
+            File.generated(
+                config, f"{runtime_dir}/{snapshot.name}", abs_src_path=str(snapshot.path)
+            )
+        )
+    sizes = {name: (NODE_PYODIDE / name).stat().st_size for name in RUNTIME_FILES}
+    manifest = runtime_manifest(version, archive, sizes, snapshot)
+    text = json.dumps(manifest, indent=2) + "\n"
+    files.append(File.generated(config, f"{LAB_DIR}/runtime.json", content=text))
     return files
 
 

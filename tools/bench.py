@@ -44,8 +44,11 @@ const worker = new Worker("bare-worker.js", {type: "module"});
 worker.onmessage = ({data}) => { document.body.dataset.bootMs = performance.now() - t0;
   document.body.dataset.result = data; };
 </script><body></body>"""
-BARE_WORKER = """import {loadPyodide} from "../assets/vendor/pyodide/pyodide.mjs";
-const pyodide = await loadPyodide({indexURL: "../assets/vendor/pyodide/"});
+# Pyodide from the site's own vendored folder (runtime.json says which).
+BARE_WORKER = """const runtime = await (await fetch("../assets/lab/runtime.json")).json();
+const indexURL = new URL(runtime.pyodide.indexURL, new URL("../assets/lab/", location)).href;
+const {loadPyodide} = await import(indexURL + "pyodide.mjs");
+const pyodide = await loadPyodide({indexURL});
 postMessage(String(pyodide.runPython("1+1")));
 """
 

@@ -61,13 +61,16 @@ def test_pages_search_and_theme_are_precached_and_python_once_the_lab_runs(
     site: BuiltSite,
 ) -> None:
     listed = entries(manifest_of(site.dir))
-    archive = json.loads((site.dir / "assets/lab/runtime.json").read_text())["archive"]
+    runtime = json.loads((site.dir / "assets/lab/runtime.json").read_text())
+    archive = runtime["archive"]
     for name in (*PAGES, "search/search_index.json", "assets/lab/runtime.json", "404.html"):
         assert (listed[name]["group"], listed[name]["immutable"]) == ("site", False), name
     assert listed[f"assets/lab/{archive}"]["immutable"] is True
     assert listed[f"assets/lab/{archive}"]["group"] == "site"
-    for name in RUNTIME_FILES:
-        entry = listed[f"{VENDOR_DIR}/{name}"]
+    # The runtime, and the Python snapshot beside it, download only once the lab runs.
+    version = runtime["pyodide"]["version"]
+    for name in (*RUNTIME_FILES, runtime["snapshot"]["file"]):
+        entry = listed[f"{VENDOR_DIR}/{version}/{name}"]
         assert (entry["group"], entry["immutable"]) == ("lab", True), name
     bundles = [name for name in listed if re.search(r"bundle\.[0-9a-f]{8}\.min\.js$", name)]
     assert bundles and all(listed[name]["immutable"] for name in bundles)

@@ -2,7 +2,7 @@
 //
 // Module scripts run once per tab even with Material's instant navigation,
 // so the singleton below (and its worker) survives page changes.
-import { BOOT_STEP_TEXT, LabError, Request } from "./protocol.js";
+import { BOOT_STEP_TEXT, BootStep, FATAL, LabError, Request } from "./protocol.js";
 
 export const State = Object.freeze({
   IDLE: "idle",
@@ -25,10 +25,15 @@ class Runtime {
   #pending = new Map();
   #nextId = 1;
   #listeners = new Set();
+  #bootOptions = {};
   status = { state: State.IDLE, message: "Python starts when you reach the lab." };
 
-  /** Boot the worker and the `lab` package; memoized until a failure or stop. */
-  start() {
+  /**
+   * Boot the worker and the `lab` package; memoized until a failure or stop.
+   * `snapshot: false` (a reader saving data) skips the memory snapshot's download.
+   */
+  start({ snapshot = !savingData() } = {}) {
+    if (!this.#booting) this.#bootOptions = { snapshot };
     this.#booting ??= this.#boot(BOOT_STEP_TEXT.downloading);
     return this.#booting;
   }
@@ -36,7 +41,22 @@ class Runtime {
   /** Run a lab.rpc function in the worker; resolves with its JSON result. */
   async call(name, args = {}, { onProgress } = {}) {
     await this.start();
-    return this.#request({ type: Request.CALL, name, args }, onProgress);
+    const worker = this.#worker;
+    try {
+      return await this.#request({ type: Request.CALL, name, args }, onProgress);
+    } catch (err) {
+      // Python crashed: that worker can run nothing more, so replace it as Stop does.
+      if (err?.kind === FATAL && this.#worker === worker) {
+        const what = `Python crashed (${err.message}).`;
+        this.#discard(new StoppedError(what));
+        this.#booting = this.#boot(
+          `${what} Restarting Python…`,
+          `${what} It was restarted and is ready.`,
+        );
+        this.#booting.catch(() => {}); // the status line reports a failed restart
+      }
+      throw err;
+    }
   }
 
   /** Forget a failed start and try again from a fresh worker. */
@@ -55,13 +75,18 @@ class Runtime {
     return this.#booting;
   }
 
+  /** Offer the reader a start instead of starting by itself (data saving). */
+  offerStart(message) {
+    if (this.status.state === State.IDLE) this.#setStatus(State.IDLE, message, { offer: true });
+  }
+
   subscribe(listener) {
     this.#listeners.add(listener);
     listener(this.status);
     return () => this.#listeners.delete(listener);
   }
 
-  async #boot(firstMessage) {
+  async #boot(firstMessage, readyMessage = "Python is ready.") {
     this.#setStatus(State.LOADING, firstMessage);
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.#worker = worker;
@@ -72,9 +97,15 @@ class Runtime {
       this.#failAll(new Error(event.message || "The Python worker could not start."));
     });
     try {
-      await this.#request({ type: Request.BOOT }, ({ step }) => {
-        if (this.#worker === worker) this.#setStatus(State.LOADING, BOOT_STEP_TEXT[step]);
-      });
+      const { from } = await this.#request(
+        { type: Request.BOOT, options: this.#bootOptions },
+        ({ step, received, total }) => {
+          if (this.#worker !== worker) return;
+          const download = step === BootStep.DOWNLOADING && total ? { received, total } : null;
+          this.#setStatus(State.LOADING, BOOT_STEP_TEXT[step], { download });
+        },
+      );
+      this.bootedFrom = from;
     } catch (err) {
       if (this.#worker === worker) {
         this.#discard(err);
@@ -82,7 +113,7 @@ class Runtime {
       }
       throw err;
     }
-    this.#setStatus(State.READY, "Python is ready.");
+    this.#setStatus(State.READY, readyMessage);
   }
 
   #request(message, onProgress) {
@@ -117,8 +148,8 @@ class Runtime {
     this.#failAll(err);
   }
 
-  #setStatus(state, message) {
-    this.status = { state, message };
+  #setStatus(state, message, extra = {}) {
+    this.status = { state, message, ...extra };
     for (const listener of this.#listeners) listener(this.status);
   }
 }
@@ -126,6 +157,25 @@ class Runtime {
 function describeBootFailure(err) {
   const detail = err?.message ? ` (${err.message})` : "";
   return `Python could not start${detail}. The lesson is still here to read; check your connection and retry.`;
+}
+
+/**
+ * True when the browser says the reader wants to save data, or is on a slow
+ * connection (Network Information API; absent in Firefox and Safari).
+ */
+export function savingData() {
+  const connection = navigator.connection;
+  return Boolean(connection?.saveData || /(^|-)2g$/.test(connection?.effectiveType ?? ""));
+}
+
+const MANIFEST_URL = new URL("runtime.json", import.meta.url);
+
+/** What starting Python downloads, in bytes (without the snapshot when saving data). */
+export async function downloadBytes() {
+  const response = await fetch(MANIFEST_URL);
+  if (!response.ok) throw new Error(`Could not download runtime.json (HTTP ${response.status}).`);
+  const { bytes, snapshot } = await response.json();
+  return bytes + (snapshot && !savingData() ? snapshot.size : 0);
 }
 
 let runtime = null;

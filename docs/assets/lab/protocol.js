@@ -1,13 +1,20 @@
 // The one message protocol between the page and the Python worker.
 //
-// Page -> worker:  {id, type: "boot"}            load Pyodide and the `lab` package
+// Page -> worker:  {id, type: "boot", options?}  load Pyodide and the `lab` package
+//                  (options.snapshot: false boots without the memory snapshot)
 //                  {id, type: "call", name, args} run lab.rpc function `name` on JSON `args`
-// Worker -> page:  {id, progress}                 zero or more, before the reply
-//                  {id, result}                   success (plain JSON made by Python)
+// Worker -> page:  {id, progress}                 zero or more, before the reply; while
+//                  booting {step, received?, total?} (bytes of the runtime's downloads)
+//                  {id, result}                   success (plain JSON made by Python);
+//                  a boot answers {ready: true, from: "snapshot" | "boot"}
 //                  {id, error: {message, kind, traceback?, fields?, line?}}
-//                  (line: where the reader's own code failed, 1-based)
+//                  (line: where the reader's own code failed, 1-based; kind FATAL:
+//                  Python itself crashed, and this worker can run nothing more)
 
 export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
+
+/** The error kind of a fatal Python error (out of memory, a crashed interpreter). */
+export const FATAL = "FatalError";
 
 // Boot steps, in order, with the words the status line shows.
 export const BootStep = Object.freeze({
@@ -18,7 +25,7 @@ export const BootStep = Object.freeze({
 
 export const BOOT_STEP_TEXT = Object.freeze({
   [BootStep.DOWNLOADING]: "Downloading Python…",
-  [BootStep.STARTING]: "Starting Python (about 13 MB, downloaded once)…",
+  [BootStep.STARTING]: "Starting Python…",
   [BootStep.LOADING_LAB]: "Loading the lab…",
 });
 

@@ -1,13 +1,103 @@
 // The status line every lab shows, and the lazy start of the tab's Python.
-import { getRuntime, State } from "./client.js";
+import { downloadBytes, getRuntime, State, savingData } from "./client.js";
 
 // Start early enough that Python is ready by the time the reader acts.
 const NEAR_VIEWPORT = "600px 0px";
 const FIRST_TOUCH = ["pointerdown", "focusin", "keydown"];
+// A download quicker than this needs no progress bar (it would only flash).
+const SHOW_PROGRESS_AFTER_MS = 500;
+
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/**
+ * The download's progress bar: bytes received of the total and an estimate of
+ * the time left, shown only when the download takes a while. Its text is not a
+ * live region (it changes ten times a second); the bar's value is announced
+ * when a screen reader reaches it.
+ */
+function makeProgressBar(line) {
+  const box = document.createElement("div");
+  box.className = "lab-status__download";
+  box.hidden = true;
+  const bar = document.createElement("progress");
+  bar.setAttribute("aria-label", "Python download");
+  const text = document.createElement("span");
+  box.append(bar, text);
+  line.after(box);
+
+  let started = null;
+  let timer = null;
+  const hide = () => {
+    clearTimeout(timer);
+    timer = null;
+    started = null;
+    box.hidden = true;
+  };
+  const show = ({ received, total }) => {
+    const elapsed = performance.now() - started;
+    bar.max = total;
+    bar.value = received;
+    let left = "";
+    if (received > 0 && received < total) {
+      const seconds = ((total - received) / received) * (elapsed / 1000);
+      left = `, about ${seconds < 60 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`} left`;
+    }
+    const words = `${megabytes(received)} of ${megabytes(total)}${left}`;
+    bar.setAttribute("aria-valuetext", words);
+    text.textContent = words;
+    box.hidden = elapsed < SHOW_PROGRESS_AFTER_MS;
+  };
+  let latest = null;
+  return {
+    update(download) {
+      if (!download || download.received >= download.total) {
+        hide();
+        return;
+      }
+      latest = download;
+      if (started === null) {
+        started = performance.now();
+        // Reveal the bar if the download is still going after a while, even
+        // when no chunk happens to arrive at that moment.
+        timer = setTimeout(
+          () => latest && started !== null && show(latest),
+          SHOW_PROGRESS_AFTER_MS,
+        );
+      }
+      show(download);
+    },
+    remove() {
+      hide();
+      box.remove();
+    },
+  };
+}
+
+/** A button that starts Python, for readers whose browser asks to save data. */
+function makeStartButton(line, runtime) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "md-button lab-status__start";
+  button.textContent = "Start Python";
+  button.hidden = true;
+  line.after(button);
+  button.addEventListener("click", () => {
+    runtime.start().catch(() => {}); // the status line reports failures
+  });
+  return {
+    async offer() {
+      runtime.offerStart("To save data, Python starts only when you ask.");
+      const bytes = await downloadBytes().catch(() => null);
+      if (bytes) button.textContent = `Start Python, about ${Math.round(bytes / 1e6)} MB`;
+    },
+    button,
+  };
+}
 
 /**
  * Keep `root`'s status line and `data-lab-state` in step with the runtime, and
- * start the runtime when `root` nears the viewport or is first touched.
+ * start the runtime when `root` nears the viewport or is first touched, unless
+ * the reader's browser asks to save data: then the line offers a button instead.
  */
 export function mountLabStatus(root) {
   const runtime = getRuntime();
@@ -19,18 +109,25 @@ export function mountLabStatus(root) {
   retry.textContent = "Retry";
   retry.hidden = true;
   line.after(retry);
+  const progress = makeProgressBar(line);
+  const offer = makeStartButton(line, runtime);
+  const automatic = !savingData();
 
   const start = () => {
-    runtime.start().catch(() => {}); // the status line reports failures
+    if (automatic)
+      runtime.start().catch(() => {}); // the status line reports failures
+    else offer.offer();
   };
   retry.addEventListener("click", () => {
     runtime.retry().catch(() => {});
   });
 
-  const unsubscribe = runtime.subscribe(({ state, message }) => {
+  const unsubscribe = runtime.subscribe(({ state, message, download, offer: offered }) => {
     root.dataset.labState = state;
     line.textContent = message;
     retry.hidden = state !== State.ERROR;
+    offer.button.hidden = !(state === State.IDLE && offered);
+    progress.update(state === State.LOADING ? download : null);
   });
 
   const observer = new IntersectionObserver(
@@ -43,14 +140,17 @@ export function mountLabStatus(root) {
     { rootMargin: NEAR_VIEWPORT },
   );
   observer.observe(root);
-  for (const type of FIRST_TOUCH) root.addEventListener(type, start, { once: true });
+  const touched = automatic ? FIRST_TOUCH : [];
+  for (const type of touched) root.addEventListener(type, start, { once: true });
 
   return {
     dispose() {
       observer.disconnect();
       unsubscribe();
-      for (const type of FIRST_TOUCH) root.removeEventListener(type, start);
+      for (const type of touched) root.removeEventListener(type, start);
       retry.remove();
+      progress.remove();
+      offer.button.remove();
     },
   };
 }

@@ -1,41 +1,117 @@
 // The tab's Python: Pyodide in a module worker (Pyodide 314 refuses classic
 // workers), so booting and running Python never block the page.
-import { BootStep, errorReply, Request } from "./protocol.js";
+//
+// Python starts from the memory snapshot the build made (lesson_hooks/snapshot.py)
+// when runtime.json names one: restoring memory skips the interpreter's start-up
+// and the lab's imports. Anything wrong with it (missing, stale, truncated,
+// corrupt, refused by Pyodide) falls back to a normal boot in this same worker,
+// silently: the reader only waits a little longer.
+import { BootStep, errorReply, FATAL, Request } from "./protocol.js";
+
+const ARCHIVE_DIR = "/lab-site";
+// Byte counts reach the page at most this often (a download fires many chunks).
+const PROGRESS_EVERY_MS = 100;
 
 let booted = null;
+let python = null; // the booted Pyodide, once ready
+let fatal = null; // the fatal error that ended this worker's Python, if any
 
 // Pyodide 314 swallows a failed download of its .wasm (it logs a warning and
 // never settles loadPyodide()), or leaves it as an unhandled rejection. So while
 // booting, the worker watches its own downloads and rejections; a failure of
-// either fails the boot, and the page offers Retry instead of hanging.
-let failBoot;
-const bootFailure = new Promise((_, reject) => {
-  failBoot = reject;
-});
-bootFailure.catch(() => {});
+// either fails the current attempt (a snapshot restore falls back, a normal
+// boot fails and the page offers Retry instead of hanging).
+let failAttempt = null;
 
-function onUnhandledRejection(event) {
-  event.preventDefault();
-  failBoot(event.reason instanceof Error ? event.reason : new Error(String(event.reason)));
+function toError(reason) {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }
 
+function onUnhandledRejection(event) {
+  if (!failAttempt) return;
+  event.preventDefault();
+  failAttempt(toError(event.reason));
+}
+self.addEventListener("unhandledrejection", onUnhandledRejection);
+
+/** Counts the bytes of the runtime's downloads, for the page's progress bar. */
+class Progress {
+  #post;
+  #sizes;
+  #total = 0;
+  #received = 0;
+  #last = 0;
+
+  constructor(post, sizes) {
+    this.#post = post;
+    this.#sizes = new Map(Object.entries(sizes));
+  }
+
+  /** Expect a file of `size` bytes (by default, its size in runtime.json). */
+  expect(name, size = this.#sizes.get(name) ?? 0) {
+    this.#total += size;
+  }
+
+  /** Count `response`'s body as it arrives, without consuming it. */
+  watch(name, response) {
+    if (!this.#sizes.has(name) || !response.body) return response;
+    // A tee, so the response itself (its URL, its type) reaches Pyodide as it
+    // came: the browser's compiled-wasm cache is keyed by it.
+    this.count(response.clone().body).catch(() => {});
+    return response;
+  }
+
+  async count(body) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      this.add(value.byteLength);
+    }
+  }
+
+  add(bytes) {
+    this.#received += bytes;
+    const now = performance.now();
+    if (now - this.#last < PROGRESS_EVERY_MS && this.#received < this.#total) return;
+    this.#last = now;
+    this.#post({
+      step: BootStep.DOWNLOADING,
+      received: Math.min(this.#received, this.#total),
+      total: this.#total,
+    });
+  }
+}
+
+let progress = null;
 const plainFetch = self.fetch;
 async function watchedFetch(resource, options) {
   const name = new URL(resource?.url ?? resource, self.location).pathname.split("/").pop();
   try {
     const response = await plainFetch(resource, options);
-    if (!response.ok) failBoot(new Error(`Could not download ${name} (HTTP ${response.status})`));
-    return response;
+    if (!response.ok)
+      failAttempt?.(new Error(`Could not download ${name} (HTTP ${response.status})`));
+    return progress ? progress.watch(name, response) : response;
   } catch (err) {
-    failBoot(new Error(`Could not download ${name}: ${err.message}`));
+    failAttempt?.(new Error(`Could not download ${name}: ${err.message}`));
     throw err;
   }
 }
+self.fetch = watchedFetch;
 
-function watchBoot(on) {
-  self.fetch = on ? watchedFetch : plainFetch;
-  const listen = on ? self.addEventListener : self.removeEventListener;
-  listen.call(self, "unhandledrejection", onUnhandledRejection);
+/** Run one boot attempt, failing it on a failed download or a stray rejection. */
+async function attempt(work) {
+  let fail;
+  const failure = new Promise((_, reject) => {
+    fail = reject;
+  });
+  failure.catch(() => {});
+  failAttempt = fail;
+  try {
+    return await Promise.race([work(), failure]);
+  } finally {
+    failAttempt = null;
+  }
 }
 
 async function fetchOk(url) {
@@ -46,48 +122,143 @@ async function fetchOk(url) {
   return response;
 }
 
-async function boot(progress) {
-  progress(BootStep.DOWNLOADING);
+/**
+ * The snapshot's bytes. It is shipped gzipped (hosts rarely compress binary
+ * files) and gzip's CRC-32 and length, checked by DecompressionStream, catch a
+ * truncated or corrupted download; a host that already decoded it
+ * (Content-Encoding) hands over the raw bytes, told apart by gzip's magic.
+ */
+async function downloadSnapshot(url, { bytes }) {
+  const response = await fetchOk(url);
+  let body = response.body;
+  if (progress) {
+    const [counted, kept] = body.tee();
+    progress.count(counted).catch(() => {});
+    body = kept;
+  }
+  const reader = body.getReader();
+  const first = await reader.read();
+  const gzipped = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
+  const rest = new ReadableStream({
+    start(controller) {
+      if (!first.done) controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const raw = gzipped ? rest.pipeThrough(new DecompressionStream("gzip")) : rest;
+  const memory = new Uint8Array(bytes);
+  let filled = 0;
+  const chunks = raw.getReader();
+  for (;;) {
+    const { done, value } = await chunks.read();
+    if (done) break;
+    if (filled + value.byteLength > bytes) throw new Error("The snapshot is larger than listed.");
+    memory.set(value, filled);
+    filled += value.byteLength;
+  }
+  if (filled !== bytes) throw new Error(`The snapshot is truncated (${filled} of ${bytes} bytes).`);
+  return memory;
+}
+
+/** Restore Python from the snapshot; rejects if it is not this lab's. */
+async function restore(loadPyodide, indexURL, snapshot, key) {
+  const pyodide = await loadPyodide({ indexURL, checkAPIVersion: true, _loadSnapshot: snapshot });
+  const made = pyodide.globals.get("__lab_snapshot_key__");
+  if (made !== key) throw new Error(`The snapshot is stale (made for ${made}).`);
+  return pyodide;
+}
+
+/**
+ * What every boot, restored or not, needs: the lab's files (a snapshot holds
+ * memory, not the virtual file system, and lazy imports and tracebacks read
+ * them), the import path once, and the lab's entry point.
+ */
+function wire(pyodide, archive) {
+  pyodide.unpackArchive(archive, "zip", { extractDir: ARCHIVE_DIR });
+  pyodide.runPython(`
+import sys
+sys.path[:] = list(dict.fromkeys(["${ARCHIVE_DIR}", *sys.path]))
+del sys
+`);
+  return pyodide.pyimport("lab.browser").dispatch;
+}
+
+async function boot(post, { snapshot: useSnapshot = true } = {}) {
+  post({ step: BootStep.DOWNLOADING });
   const manifestURL = new URL("runtime.json", import.meta.url);
   const manifest = await (await fetchOk(manifestURL)).json();
   const indexURL = new URL(manifest.pyodide.indexURL, manifestURL).href;
+  progress = new Progress(post, manifest.sizes ?? {});
+  for (const name of Object.keys(manifest.sizes ?? {})) progress.expect(name);
+
   const archive = fetchOk(new URL(manifest.archive, manifestURL)).then((r) => r.arrayBuffer());
   // Don't leave the archive's rejection unobserved if Pyodide fails first.
   archive.catch(() => {});
+  const listed = useSnapshot ? manifest.snapshot : null;
+  let snapshot = null;
+  if (listed && typeof DecompressionStream === "function") {
+    progress.expect(listed.file, listed.size);
+    snapshot = downloadSnapshot(new URL(listed.file, indexURL), listed);
+    snapshot.catch(() => {});
+  }
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
 
-  progress(BootStep.STARTING);
-  const pyodide = await loadPyodide({ indexURL, checkAPIVersion: true });
+  let pyodide = null;
+  let from = "boot";
+  if (snapshot) {
+    try {
+      await snapshot;
+      post({ step: BootStep.STARTING });
+      pyodide = await attempt(() => restore(loadPyodide, indexURL, snapshot, listed.key));
+      from = "snapshot";
+    } catch {
+      // Any problem with the snapshot: boot normally, as if there were none.
+      post({ step: BootStep.STARTING });
+    }
+  } else {
+    post({ step: BootStep.STARTING });
+  }
+  pyodide ??= await attempt(() => loadPyodide({ indexURL, checkAPIVersion: true }));
 
-  progress(BootStep.LOADING_LAB);
-  pyodide.unpackArchive(await archive, "zip", { extractDir: "/lab-site" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/lab-site')");
-  const browser = pyodide.pyimport("lab.browser");
-  return browser.dispatch;
+  post({ step: BootStep.LOADING_LAB });
+  const dispatch = wire(pyodide, await archive);
+  progress = null;
+  python = pyodide;
+  return { dispatch, from };
+}
+
+/** A fatal error ends this worker's Python: later calls would only fail. */
+function isFatal(err) {
+  return Boolean(err?.pyodide_fatal_error) || /fatally failed/.test(err?.message ?? "");
+}
+
+function fatalReply(id, err) {
+  fatal ??= err;
+  const reply = errorReply(id, err);
+  reply.error.kind = FATAL;
+  return reply;
 }
 
 async function call(message, post) {
-  const dispatch = await booted;
-  const progress = (json) => post({ id: message.id, progress: JSON.parse(json) });
-  const reply = JSON.parse(dispatch(message.name, JSON.stringify(message.args ?? {}), progress));
-  return reply;
+  const { dispatch } = await booted;
+  const progressOf = (json) => post({ id: message.id, progress: JSON.parse(json) });
+  return JSON.parse(dispatch(message.name, JSON.stringify(message.args ?? {}), progressOf));
 }
 
 self.addEventListener("message", async ({ data: message }) => {
   const post = (reply) => self.postMessage(reply);
   try {
-    if (message.type === Request.BOOT) {
-      if (!booted) {
-        watchBoot(true);
-        booted = Promise.race([
-          boot((step) => post({ id: message.id, progress: { step } })),
-          bootFailure,
-        ]);
-      }
-      await booted;
-      // After boot, rejections are the lab's own bugs: let them be reported.
-      watchBoot(false);
-      post({ id: message.id, result: { ready: true } });
+    if (fatal) {
+      post(fatalReply(message.id, fatal));
+    } else if (message.type === Request.BOOT) {
+      booted ??= boot((step) => post({ id: message.id, progress: step }), message.options);
+      const { from } = await booted;
+      post({ id: message.id, result: { ready: true, from } });
     } else if (message.type === Request.CALL) {
       const reply = await call(message, post);
       post({ id: message.id, ...reply });
@@ -95,6 +266,6 @@ self.addEventListener("message", async ({ data: message }) => {
       throw new Error(`Unknown request type ${message.type}`);
     }
   } catch (err) {
-    post(errorReply(message.id, err));
+    post(python && isFatal(err) ? fatalReply(message.id, err) : errorReply(message.id, err));
   }
 });
