@@ -40,6 +40,7 @@ LESSON_SECTIONS = {
     "what-carries-over": "What Carries Over",
     "visual-lab": "Visual Lab: Build the LLM Collaboration Problem",
     # The site's own learning aids after the lesson text (issue 10).
+    "worked-example": "Worked Example: One Episode",
     "check-your-understanding": "Check Your Understanding",
 }
 

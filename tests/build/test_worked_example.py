@@ -1,0 +1,80 @@
+"""The lesson's worked example: one episode rendered from the model, and its math."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lab import run_experiment
+from lab.render import STEP_LABELS, render_episode
+from lesson_hooks.fences import FenceError, find_fences
+from lesson_hooks.math import KATEX_DIR, check_katex, locked_katex_version
+from lesson_hooks.worked_example import PREFIX, read_params
+from tests.build.test_content import article, normalise
+from tests.conftest import ROOT, BuiltSite
+
+
+def episode_block(site: BuiltSite):
+    (block,) = [n for n in article(site, "lesson").iter() if "data-lesson-episode" in n.attrs]
+    return block
+
+
+def test_the_episode_is_the_models_own(site: BuiltSite) -> None:
+    """The page shows exactly what lab.render makes of a fresh run: nothing typed by hand."""
+    lesson = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
+    (fence,) = find_fences(lesson, "docs/lesson.md", "lab-episode")
+    expected = render_episode(run_experiment(read_params(fence, "docs/lesson.md")), PREFIX)
+    html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
+    assert expected in html
+
+
+def test_the_episode_is_labelled_with_the_exercises_concepts(site: BuiltSite) -> None:
+    block = episode_block(site)
+    labels = [normalise(dt.text()) for dt in block.find_all("dt")]
+    for label in STEP_LABELS:
+        assert label in labels, label
+    turns = [h.text() for h in block.find_all("h4")]
+    assert turns == ["Turn 1 of 2", "Turn 2 of 2"]
+    agents = [h.text() for h in block.find_all("h5")]
+    assert agents.count("Helper agent") == 2 and agents.count("Main agent") == 2
+    # Two prompts, two responses, the joint output, its score and the next prompts.
+    assert len(block.find_all("pre")) >= 2 * 2 * 2 + 2
+    nexts = [d.find("summary").text() for d in block.find_all("details")]
+    assert "Next prompt of the helper agent" in nexts and "Next prompt of the main agent" in nexts
+    reward = block.find("strong", "lab-sim__reward").text()
+    float(reward)
+
+
+def test_the_dec_pomdp_tuple_and_policy_notation_are_math(site: BuiltSite) -> None:
+    lesson = article(site, "lesson")
+    formulas = [n.text() for n in lesson.iter() if "arithmatex" in n.classes]
+    assert any(r"\langle I," in f and r"\{\Omega_i\}" in f for f in formulas)
+    assert any(r"\pi_i(a_i \mid h_i)" in f for f in formulas)
+
+
+def test_katex_is_vendored_from_the_locked_npm_package(site: BuiltSite) -> None:
+    version = check_katex()
+    assert version == locked_katex_version()
+    package = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
+    assert package["devDependencies"]["katex"] == version
+    vendored = site.dir / KATEX_DIR
+    assert (vendored / "katex.mjs").is_file() and (vendored / "katex.min.css").is_file()
+    assert list((vendored / "fonts").glob("*.woff2"))
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ("turns: 7\n", "`turns`: "),
+        ("turns: [\n", "invalid YAML"),
+        ("- 1\n", "the worked example takes simulation parameters."),
+    ],
+)
+def test_bad_parameters_fail_at_the_fence(body: str, problem: str) -> None:
+    page = f"# T\n\n```lab-episode\n{body}```\n"
+    (fence,) = find_fences(page, "docs/page.md", "lab-episode")
+    with pytest.raises(FenceError) as caught:
+        read_params(fence, "docs/page.md")
+    assert str(caught.value).startswith("docs/page.md:")
+    assert problem in str(caught.value)
