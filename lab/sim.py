@@ -6,57 +6,62 @@ The toy written out as a Dec-POMDP:
   *helper* writes the auxiliary function ``aux(nums)``; the *main* agent writes
   the entry point ``solve(nums)``.
 - **States**: the task, the turn, and the previous joint output with its score.
-- **Joint actions**: each agent's action is one whole response (one of three
-  canned programs), not a token; a joint action is a pair of responses, so there
-  are 3 x 3 = 9 joint responses.
+- **Joint actions**: each agent's action is one whole response (one of
+  :data:`N_RESPONSES` canned programs), not a token; a joint action is a pair of
+  responses, a *cell* of the reward table.
 - **Transition**: the two responses are put together into one program, the
   joint output. With two turns, the verifier's feedback on it is appended to
   each agent's next prompt.
 - **One shared reward**: the verifier scores the joint output alone and returns
   one number for both agents. Nothing says which agent caused it.
-- **Local observations**: each agent sees only its own prompt: its role
-  instruction and the task, and from turn 2 its own last response and the
-  feedback. It never sees its partner's response.
-- **Horizon**: 1 or 2 turns. The episode reward is the mean of the turns'
-  shared rewards: the undiscounted return divided by the horizon, so it stays on
-  the reward table's scale. Group normalisation makes learning with the mean
-  identical to learning with the sum.
+- **Local observations**: each agent sees only its own prompt
+  (:class:`lab.sim_task.Observation`). It never sees its partner's response.
+- **Horizon**: 1 or 2 turns. The *episode reward* the page reports is the mean
+  of the turns' shared rewards, so it stays on the reward table's scale.
 
-Policies are tabular softmaxes over the three responses, one row of logits per
-observation (per distinct prompt). Four ways of playing are compared:
+Policies are softmaxes over whole responses, starting from the role prompts'
+prior. Three ways of playing are compared, plus a partner experiment:
 
-- **Prompted collaboration**: both agents keep the role prompt's prior
-  (:func:`lab.sim_task.prompted_prior`); nothing is learned.
-- **Learned collaboration** (MAGRPO-style, independent learners): each update
-  samples a group of G episodes; every episode's advantage is
-  (R - group mean) / group std, the *same* advantage for both agents; each
-  agent takes a REINFORCE step on its own logits, of size learning rate times
-  the group mean of A * grad log pi(a | o). Both start from the prior.
-- **Centralized control**, for contrast: one softmax over the nine joint
-  responses, conditioned on both prompts, with the same update.
+- **Prompted collaboration**: both agents keep the prior; nothing is learned.
+- **Learned collaboration** (MAGRPO, Liu et al., AAAI-26, Eq. 1): each agent
+  has its own policy over its own prompt. Every update samples a *group* of G
+  joint responses from the same joint history; each response's advantage is
+  its return minus the group's mean return (:func:`group_advantages`; other
+  baselines are options), and *the same advantage goes to both agents*. With
+  two turns the rollouts form a tree, as in MAGRPO's multi-turn form: every
+  distinct joint history reached in turn 1 is expanded by its own group of G
+  (siblings share a baseline), and a turn is credited with its return from that
+  turn on, ``r_t + discount * r_(t+1)``, where the later term is the mean over
+  that history's group.
+- **Centralized control**, the yardstick: one policy over joint responses,
+  conditioned on both prompts, with the same sampled update.
 - **Partner generalization**: the main agent (the ego) trains with fixed
-  training helpers, whose notes land in its prompt, and is then evaluated with
-  held-out helpers fixed before training. A tabular policy shares nothing
-  between prompts, so an unseen note sends it back to its prior: the extreme
-  case of what a real model may do, which is why it has to be measured.
+  helpers whose notes land in its prompt, then meets helpers fixed before
+  training. The ego's policy reads a note through its words (one weight per
+  word and response), so a new note moves it as far as it shares words with
+  the notes it trained on: transfer is measured, not assumed.
 
-Everything is deterministic given the seed: one ``random.Random`` per stream,
-derived from ``random.Random(seed)``, and sums of floats through
-``math.fsum``, which rounds the same on every Python version.
+All expected rewards are exact (every joint history is enumerated), and
+everything is deterministic given the seed: one ``random.Random`` per stream,
+derived from ``random.Random(seed)``, and sums through ``math.fsum``.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+import statistics
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from lab.sim_params import ParamError, SimParams, param_spec, validate_params
+from lab.sim_params import BASELINES, ParamError, SimParams, param_spec, validate_params
 from lab.sim_task import (
     DEFAULT_HELD_OUT_PARTNERS,
     DEFAULT_TRAINING_PARTNERS,
+    N_RESPONSES,
     RESPONSES,
+    ROLES,
     Observation,
     Partner,
     PriorFn,
@@ -65,32 +70,71 @@ from lab.sim_task import (
     checked_prior,
     checked_reward,
     feedback_text,
+    format_score,
     make_reward_fn,
+    note_words,
     prompted_prior,
 )
 
 __all__ = [
+    "BASELINES",
     "METHODS",
+    "METHOD_LABELS",
+    "OPTIMUM_TOLERANCE",
     "Experiment",
+    "JointHistory",
     "ParamError",
     "SimParams",
     "StopExperiment",
     "group_advantages",
     "param_spec",
+    "reaches_optimum",
     "run_experiment",
     "validate_params",
 ]
 
 #: The three ways of playing that the learning curves compare.
 METHODS = ("prompted", "learned", "centralized")
+#: What each method is called on the page.
+METHOD_LABELS = {
+    "prompted": "Prompted collaboration",
+    "learned": "Learned collaboration (MAGRPO)",
+    "centralized": "Centralized control",
+}
+#: A method reached the optimum when its expected episode reward is this close to it (2%).
+OPTIMUM_TOLERANCE = 0.02
+
+#: Every joint response, as (helper's response, main agent's response): the table's cells.
+CELLS: tuple[tuple[int, int], ...] = tuple(
+    (i, j) for i in range(N_RESPONSES) for j in range(N_RESPONSES)
+)
 
 ProgressFn = Callable[[int, dict[str, Any]], Any]
-Probs = Callable[[Any], Sequence[float]]
-Decision = tuple[Any, int]
 
 
 class StopExperiment(Exception):
     """Raised by a progress callback to end the run early; the results so far are kept."""
+
+
+class JointHistory(NamedTuple):
+    """Both agents' prompts at one turn: what a centralized policy reads, and a tree node."""
+
+    helper: Observation
+    main: Observation
+
+    @classmethod
+    def start(cls, note: str | None = None) -> JointHistory:
+        """Turn 1: the role prompts, and the partner's note in the main agent's prompt."""
+        return cls(Observation("helper"), Observation("main", note=note))
+
+    def then(self, cell: tuple[int, int], feedback: str) -> JointHistory:
+        """The next turn's prompts: each agent's own last response and the shared feedback."""
+        i, j = cell
+        turn = self.helper.turn + 1
+        return JointHistory(
+            Observation("helper", turn, i, feedback, self.helper.note),
+            Observation("main", turn, j, feedback, self.main.note),
+        )
 
 
 def softmax(logits: Sequence[float]) -> list[float]:
@@ -113,66 +157,103 @@ def sample(probs: Sequence[float], u: float) -> int:
 
 
 # --8<-- [start:advantage]
-def group_advantages(returns: Sequence[float]) -> list[float]:
-    """MAGRPO's advantage: (R - group mean) / group std; all zero when the group agrees."""
+def group_advantages(returns: Sequence[float], baseline: str = "mean") -> list[float]:
+    """Each sampled return minus a baseline computed from its group (its siblings).
+
+    - ``mean`` (MAGRPO, Liu et al. Eq. 1): R - mean(R).
+    - ``normalized`` (GRPO's form): (R - mean(R)) / std(R); all zero when the group agrees.
+    - ``leave_one_out`` (RLOO): R - the mean of the *other* returns in the group.
+    - ``max``: R - max(R); the best response gets 0 and every other one less.
+    """
     n = len(returns)
     mean = math.fsum(returns) / n
-    std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / n)
-    if std <= 1e-9 * (1.0 + abs(mean)):
-        return [0.0] * n
-    return [(r - mean) / std for r in returns]
+    if baseline == "mean":
+        return [r - mean for r in returns]
+    if baseline == "normalized":
+        std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / n)
+        if std <= 1e-9 * (1.0 + abs(mean)):
+            return [0.0] * n
+        return [(r - mean) / std for r in returns]
+    if baseline == "leave_one_out":
+        return [(r - mean) * n / (n - 1) for r in returns]
+    if baseline == "max":
+        best = max(returns)
+        return [r - best for r in returns]
+    raise ValueError(f"Unknown baseline {baseline!r}; expected one of {', '.join(BASELINES)}.")
     # --8<-- [end:advantage]
 
 
-class TabularSoftmax:
-    """A softmax over ``n`` responses, one row of logits per observation key.
+class Policy:
+    """A softmax over ``n`` whole responses: prior(a | o) times exp of the weights of o's features.
 
-    A key never trained on keeps the prior's logits (``init``), so ``logits``
-    holds exactly the prompts the policy has been trained on.
+    ``features(o)`` names what the policy reads in an observation. With the
+    default, the observation itself, each prompt gets its own row of weights:
+    a tabular policy. A prompt never trained on keeps the prior.
     """
 
-    def __init__(self, n: int, init: Callable[[Any], Sequence[float]]) -> None:
+    def __init__(
+        self,
+        n: int,
+        prior: Callable[[Any], Sequence[float]],
+        features: Callable[[Any], Iterable[Hashable]] = lambda o: (o,),
+    ) -> None:
         self.n = n
-        self._init = init
-        self.logits: dict[Any, list[float]] = {}
+        self._prior = prior
+        self._features = features
+        self.weights: dict[Hashable, list[float]] = {}
         self._probs: dict[Any, list[float]] = {}
+        self._grads: dict[Hashable, list[float]] = {}
 
-    def probs(self, key: Any) -> list[float]:
-        p = self._probs.get(key)
+    def probs(self, observation: Any) -> list[float]:
+        p = self._probs.get(observation)
         if p is None:
-            row = self.logits.get(key)
-            p = softmax(row) if row is not None else list(self._init(key))
-            self._probs[key] = p
+            prior = self._prior(observation)
+            rows = [self.weights[f] for f in self._features(observation) if f in self.weights]
+            if rows:
+                p = softmax(
+                    [math.log(prior[a]) + math.fsum(r[a] for r in rows) for a in range(self.n)]
+                )
+            else:
+                p = list(prior)
+            self._probs[observation] = p
         return p
 
-    def reinforce(
-        self, decisions: Sequence[Sequence[Decision]], advantages: Sequence[float], step: float
-    ) -> None:
-        """One REINFORCE step: logits += step * sum of A * grad log pi(a | key)."""
-        n = self.n
-        grads: dict[Any, list[float]] = {}
-        for episode, adv in zip(decisions, advantages, strict=True):
-            if adv == 0.0:
-                continue
-            for key, action in episode:
-                p = self.probs(key)
-                g = grads.get(key)
-                if g is None:
-                    g = grads[key] = [0.0] * n
-                for b in range(n):
-                    g[b] -= adv * p[b]
-                g[action] += adv
-        for key, g in grads.items():
-            row = self.logits.get(key)
+    def accumulate(self, observation: Any, per_action: Sequence[float]) -> None:
+        """Add sum over samples of A * grad log pi(a | observation) to the pending step.
+
+        ``per_action[a]`` is the sum of the advantages of the samples that chose
+        ``a`` here; grad log pi(a) is one-hot(a) - pi, per feature.
+        """
+        total = math.fsum(per_action)
+        if total == 0.0 and not any(per_action):
+            return
+        p = self.probs(observation)
+        self.add(observation, [per_action[b] - total * p[b] for b in range(self.n)])
+
+    def add(self, observation: Any, increments: Sequence[float]) -> None:
+        """Add ``increments`` to the weights of ``observation``'s features, taking effect at
+        the next :meth:`apply` (so that every history is scored by the same policy)."""
+        for f in self._features(observation):
+            g = self._grads.get(f)
+            if g is None:
+                g = self._grads[f] = [0.0] * self.n
+            for b in range(self.n):
+                g[b] += increments[b]
+
+    def apply(self, step: float) -> None:
+        """Take the pending step (a plain gradient step on the weights) and clear it."""
+        for f, g in self._grads.items():
+            row = self.weights.get(f)
             if row is None:
-                row = self.logits[key] = [math.log(p) for p in self._init(key)]
-            for b in range(n):
+                row = self.weights[f] = [0.0] * self.n
+            for b in range(self.n):
                 row[b] += step * g[b]
+        self._grads.clear()
         self._probs.clear()
 
 
 class Environment:
-    """The verifier's side: the nine possible joint outputs, each with one shared reward.
+    """The verifier's side: every possible joint output, each with one shared reward.
 
     The verifier is a deterministic function of the joint output, so it is asked
     once per possible program, before training; a bad value is refused up front,
@@ -180,143 +261,211 @@ class Environment:
     """
 
     def __init__(self, reward_fn: RewardFn) -> None:
-        self.outputs = [[assemble(i, j) for j in range(3)] for i in range(3)]
-        self.rewards = [[checked_reward(reward_fn, out) for out in row] for row in self.outputs]
-        self.feedback = [[feedback_text(r) for r in row] for row in self.rewards]
+        self.outputs = {cell: assemble(*cell) for cell in CELLS}
+        self.rewards = {cell: checked_reward(reward_fn, out) for cell, out in self.outputs.items()}
+        self.feedback = {cell: feedback_text(r) for cell, r in self.rewards.items()}
+        self.best = max(self.rewards.values())
+
+    def table(self) -> list[list[float]]:
+        return [[self.rewards[i, j] for j in range(N_RESPONSES)] for i in range(N_RESPONSES)]
 
 
-_FIRST_HELPER_KEY = ("helper", 1, None, None, None)
-_FIRST_MAIN_KEY = ("main", 1, None, None, None)
+_ACTIONS = range(N_RESPONSES)
+#: The probability of every cell at one joint history (in CELLS order).
+Joint = Callable[[JointHistory], Sequence[float]]
 
 
-def _first_keys(note: str | None) -> tuple[tuple, tuple]:
-    """Both agents' turn-1 observation keys; a partner's note sits in the main agent's."""
-    if note is None:
-        return _FIRST_HELPER_KEY, _FIRST_MAIN_KEY
-    return _FIRST_HELPER_KEY, ("main", 1, None, None, note)
+class Team:
+    """Two agents, each acting on its own prompt; the helper may be a fixed partner.
+
+    A fixed partner is given as its probabilities: it acts but never learns.
+    """
+
+    def __init__(self, helper: Policy | Sequence[float], main: Policy) -> None:
+        self.helper = helper if isinstance(helper, Policy) else None
+        self._fixed = None if isinstance(helper, Policy) else list(helper)
+        self.main = main
+
+    def _probs(self, h: JointHistory) -> tuple[Sequence[float], Sequence[float]]:
+        ph = self._fixed if self.helper is None else self.helper.probs(h.helper)
+        return ph, self.main.probs(h.main)
+
+    def joint(self, h: JointHistory) -> list[float]:
+        ph, pm = self._probs(h)
+        return [ph[i] * pm[j] for i, j in CELLS]
+
+    def group(self, h: JointHistory, size: int, rng: random.Random) -> list[tuple[int, int]]:
+        """``size`` joint responses sampled at ``h``: each agent samples from its own prompt."""
+        ph, pm = self._probs(h)
+        # One draw per agent and sample, from each agent's own distribution.
+        helper = rng.choices(_ACTIONS, weights=ph, k=size)
+        main = rng.choices(_ACTIONS, weights=pm, k=size)
+        return list(zip(helper, main, strict=True))
+
+    def credit(
+        self, h: JointHistory, cells: Sequence[tuple[int, int]], advantages: Sequence[float]
+    ) -> None:
+        """Give every agent the same advantage for each joint response it took part in."""
+        agents = [(self.main, h.main, 1)]
+        if self.helper is not None:
+            agents.append((self.helper, h.helper, 0))
+        for policy, observation, role in agents:
+            per_action = [0.0] * N_RESPONSES
+            for cell, advantage in zip(cells, advantages, strict=True):
+                per_action[cell[role]] += advantage
+            policy.accumulate(observation, per_action)
 
 
-# --8<-- [start:rollout]
-def _rollout(
-    helper: Probs, main: Probs, env: Environment, turns: int, rng: random.Random, note: str | None
-) -> tuple[float, list[Decision], list[Decision]]:
-    """One decentralized episode: each agent acts on its own prompt only."""
-    kh, km = _first_keys(note)
-    dh: list[Decision] = []
-    dm: list[Decision] = []
-    total = 0.0
-    for t in range(1, turns + 1):
-        i = sample(helper(kh), rng.random())
-        j = sample(main(km), rng.random())
-        dh.append((kh, i))
-        dm.append((km, j))
-        total += env.rewards[i][j]
-        if t < turns:
-            fb = env.feedback[i][j]
-            kh = ("helper", t + 1, i, fb, None)
-            km = ("main", t + 1, j, fb, note)
-    return total / turns, dh, dm
-    # --8<-- [end:rollout]
+@dataclass(frozen=True)
+class Training:
+    """How one update samples and credits: group size, turns, discount, baseline."""
+
+    size: int
+    turns: int
+    discount: float
+    baseline: str
 
 
-def _rollout_joint(
-    policy: TabularSoftmax, env: Environment, turns: int, rng: random.Random
-) -> tuple[float, list[Decision]]:
-    """One centralized episode: one policy picks both responses from both prompts."""
-    kh, km = _first_keys(None)
-    decisions: list[Decision] = []
-    total = 0.0
-    for t in range(1, turns + 1):
-        key = (kh, km)
-        x = sample(policy.probs(key), rng.random())
-        i, j = divmod(x, 3)
-        decisions.append((key, x))
-        total += env.rewards[i][j]
-        if t < turns:
-            fb = env.feedback[i][j]
-            kh = ("helper", t + 1, i, fb, None)
-            km = ("main", t + 1, j, fb, None)
-    return total / turns, decisions
+# --8<-- [start:learned-update]
+def _grow(
+    team: Team, env: Environment, history: JointHistory, how: Training, rng: random.Random
+) -> tuple[float, float]:
+    """Sample one group of joint responses at ``history``, credit them, and recurse.
+
+    Returns the group's mean return (the value of ``history``, discounted) and its
+    mean sum of rewards (what the learning curve shows).
+    """
+    cells = team.group(history, how.size, rng)
+    rewards = [env.rewards[cell] for cell in cells]
+    returns, totals = rewards, rewards
+    if history.helper.turn < how.turns:
+        # Siblings that played the same cell reached the same joint history: one subtree.
+        later: dict[tuple[int, int], tuple[float, float]] = {}
+        for cell in cells:
+            if cell not in later:
+                later[cell] = _grow(team, env, history.then(cell, env.feedback[cell]), how, rng)
+        returns = [r + how.discount * later[c][0] for r, c in zip(rewards, cells, strict=True)]
+        totals = [r + later[c][1] for r, c in zip(rewards, cells, strict=True)]
+    advantages = group_advantages(returns, how.baseline)
+    # The same advantage for both agents: the shared reward does not say who earned it.
+    team.credit(history, cells, [a / how.size for a in advantages])
+    return math.fsum(returns) / how.size, math.fsum(totals) / how.size
+    # --8<-- [end:learned-update]
+
+
+# --8<-- [start:yardstick]
+def _natural_step(
+    policy: Policy, env: Environment, history: JointHistory, how: Training, step: float
+) -> tuple[float, float]:
+    """Move a centralized policy by the exact natural gradient below ``history``.
+
+    At every joint history, each joint response's logit moves by ``step`` times its
+    exact advantage Q - V, however unlikely the response is (Kakade, 2001; for a
+    softmax policy this converges to the optimum, Agarwal et al., 2021). Returns
+    the history's value before the step, discounted and as a plain sum of rewards.
+    """
+    probs = policy.probs(history)
+    q, totals = [], []
+    for cell in CELLS:
+        value = total = env.rewards[cell]
+        if history.helper.turn < how.turns:
+            nxt = history.then(cell, env.feedback[cell])
+            later, later_total = _natural_step(policy, env, nxt, how, step)
+            value += how.discount * later
+            total += later_total
+        q.append(value)
+        totals.append(total)
+    v = math.fsum(p * x for p, x in zip(probs, q, strict=True))
+    policy.add(history, [step * (x - v) for x in q])
+    return v, math.fsum(p * x for p, x in zip(probs, totals, strict=True))
+    # --8<-- [end:yardstick]
 
 
 def _exact(
-    joint: Callable[[tuple, tuple], Sequence[float]],
-    env: Environment,
-    turns: int,
-    note: str | None = None,
+    joint: Joint, env: Environment, turns: int, note: str | None = None
 ) -> tuple[float, list[list[list[float]]]]:
-    """Expected episode reward and each turn's 3x3 joint-response distribution, exactly."""
-    states: dict[tuple, float] = {_first_keys(note): 1.0}
+    """Expected episode reward and each turn's joint-response distribution, exactly."""
+    histories: dict[JointHistory, float] = {JointHistory.start(note): 1.0}
     terms: list[float] = []
     by_turn = []
-    for t in range(1, turns + 1):
-        dist = [[0.0] * 3 for _ in range(3)]
-        following: dict[tuple, float] = {}
-        for (kh, km), weight in states.items():
-            probs = joint(kh, km)
-            for x in range(9):
-                i, j = divmod(x, 3)
-                p = weight * probs[x]
-                dist[i][j] += p
-                terms.append(p * env.rewards[i][j])
-                if t < turns:
-                    fb = env.feedback[i][j]
-                    nxt = (("helper", t + 1, i, fb, None), ("main", t + 1, j, fb, note))
+    for turn in range(1, turns + 1):
+        dist = [[0.0] * N_RESPONSES for _ in range(N_RESPONSES)]
+        following: dict[JointHistory, float] = {}
+        for history, weight in histories.items():
+            for cell, p in zip(CELLS, joint(history), strict=True):
+                p *= weight
+                dist[cell[0]][cell[1]] += p
+                terms.append(p * env.rewards[cell])
+                if turn < turns:
+                    nxt = history.then(cell, env.feedback[cell])
                     following[nxt] = following.get(nxt, 0.0) + p
         by_turn.append(dist)
-        states = following
+        histories = following
     return math.fsum(terms) / turns, by_turn
 
 
-def _independent(helper: Probs, main: Probs) -> Callable[[tuple, tuple], list[float]]:
-    def joint(kh: tuple, km: tuple) -> list[float]:
-        ph, pm = helper(kh), main(km)
-        return [ph[x // 3] * pm[x % 3] for x in range(9)]
-
-    return joint
-
-
-def _fixed(probabilities: Sequence[float]) -> Probs:
-    return lambda key: probabilities
+def reaches_optimum(expected: float, optimum: float) -> bool:
+    """Within :data:`OPTIMUM_TOLERANCE` of the optimum (what "found the best" means on the page)."""
+    return expected >= optimum - OPTIMUM_TOLERANCE * abs(optimum) - 1e-9
 
 
 def _check_partners(partners: Sequence[Partner], which: str) -> tuple[Partner, ...]:
     partners = tuple(partners)
     for partner in partners:
         p = partner.probabilities
-        if len(p) != 3 or any(not math.isfinite(v) or v < 0 for v in p) or math.fsum(p) <= 0:
-            raise ValueError(f"Partner {partner.name!r} needs three non-negative probabilities.")
+        if (
+            len(p) != N_RESPONSES
+            or any(not math.isfinite(v) or v < 0 for v in p)
+            or math.fsum(p) <= 0
+        ):
+            raise ValueError(
+                f"Partner {partner.name!r} needs {N_RESPONSES} non-negative probabilities."
+            )
     if which == "training" and not partners:
         raise ValueError("The ego needs at least one training partner.")
     return partners
 
 
-def _normalised(p: Sequence[float]) -> tuple[float, ...]:
+def _normalised(p: Sequence[float]) -> list[float]:
     total = math.fsum(p)
-    return tuple(v / total for v in p)
+    return [v / total for v in p]
+
+
+def _ego_features(observation: Observation) -> tuple[Hashable, ...]:
+    """What the ego reads: its turn's situation, and each word of the partner's note."""
+    words = tuple(("word", observation.turn, w) for w in sorted(note_words(observation.note)))
+    if observation.turn == 1:
+        return words
+    situation = ("prompt", observation.turn, observation.last_response, observation.feedback)
+    return (situation, *words)
+
+
+def cell_name(cell: Sequence[int]) -> str:
+    """A joint response as the page names it: ``core + delegate``."""
+    return f"{RESPONSES['helper'][cell[0]].id} + {RESPONSES['main'][cell[1]].id}"
 
 
 def _cell_summary(dist: list[list[float]], env: Environment) -> dict[str, Any]:
     """The most likely joint response (the first in table order on a tie)."""
-    best = max(max(row) for row in env.rewards)
-    i, j = divmod(max(range(9), key=lambda x: dist[x // 3][x % 3]), 3)
+    cell = max(CELLS, key=lambda c: dist[c[0]][c[1]])
     return {
-        "cell": [i, j],
-        "probability": dist[i][j],
-        "reward": env.rewards[i][j],
-        "optimal": env.rewards[i][j] == best,
+        "cell": list(cell),
+        "name": cell_name(cell),
+        "probability": dist[cell[0]][cell[1]],
+        "reward": env.rewards[cell],
     }
 
 
 class Experiment:
-    """One run of every method, one update at a time, so a caller can draw and stop between.
+    """One run of every method for one seed, one update at a time, so a caller can draw and stop.
 
     ``params`` may be a :class:`SimParams`, the page's dict (validated here), or
     None for the defaults. ``reward_fn`` (the verifier, given the joint output
     only) and ``prior_fn`` (the role prompts' prior, given one observation)
     default to :func:`lab.sim_task.make_reward_fn` of the params' table and
     :func:`lab.sim_task.prompted_prior`. The held-out partners are fixed here,
-    before the first update.
+    before the first update. ``seed`` overrides the params' seed (for runs over
+    several seeds).
     """
 
     def __init__(
@@ -327,31 +476,45 @@ class Experiment:
         prior_fn: PriorFn | None = None,
         training_partners: Sequence[Partner] = DEFAULT_TRAINING_PARTNERS,
         held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
+        seed: int | None = None,
     ) -> None:
         self.params = params if isinstance(params, SimParams) else validate_params(params)
+        self.seed = self.params.seed if seed is None else seed
         self.env = Environment(reward_fn or make_reward_fn(self.params.reward_table))
         self.training_partners = _check_partners(training_partners, "training")
         self.held_out_partners = _check_partners(held_out_partners, "held-out")
         prior = prior_fn or prompted_prior
-        priors: dict[Any, list[float]] = {}
+        priors: dict[Observation, list[float]] = {}
 
-        def agent_prior(key: Any) -> list[float]:
-            p = priors.get(key)
+        def agent_prior(observation: Observation) -> list[float]:
+            p = priors.get(observation)
             if p is None:
-                p = priors[key] = checked_prior(prior, Observation.from_key(key))
+                p = priors[observation] = checked_prior(prior, observation)
             return p
 
-        def joint_prior(key: Any) -> list[float]:
-            ph, pm = agent_prior(key[0]), agent_prior(key[1])
-            return [ph[x // 3] * pm[x % 3] for x in range(9)]
+        def joint_prior(history: JointHistory) -> list[float]:
+            ph, pm = agent_prior(history.helper), agent_prior(history.main)
+            return [ph[i] * pm[j] for i, j in CELLS]
 
-        self.prompted = TabularSoftmax(3, agent_prior)
-        self.helper = TabularSoftmax(3, agent_prior)
-        self.main = TabularSoftmax(3, agent_prior)
-        self.central = TabularSoftmax(9, joint_prior)
-        self.ego = TabularSoftmax(3, agent_prior)
+        self.prompted = Policy(N_RESPONSES, agent_prior)
+        self.helper = Policy(N_RESPONSES, agent_prior)
+        self.main = Policy(N_RESPONSES, agent_prior)
+        self.central = Policy(len(CELLS), joint_prior)
+        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features)
+        self.how = Training(
+            self.params.group_size, self.params.turns, self.params.discount, self.params.advantage
+        )
+        self._teams = {
+            "prompted": Team(self.prompted, self.prompted),
+            "learned": Team(self.helper, self.main),
+        }
+        self._joint: dict[str, Joint] = {
+            "prompted": self._teams["prompted"].joint,
+            "learned": self._teams["learned"].joint,
+            "centralized": self.central.probs,
+        }
 
-        master = random.Random(self.params.seed)
+        master = random.Random(self.seed)
         self._rngs = {
             name: random.Random(master.getrandbits(64))
             for name in ("prompted", "learned", "centralized", "partners")
@@ -373,115 +536,127 @@ class Experiment:
         """One update of every method (prompted only samples; it never learns)."""
         if self.done:
             return
-        p, env, turns, size = self.params, self.env, self.params.turns, self.params.group_size
-        step = p.learning_rate / size
-
-        rng = self._rngs["prompted"]
-        prompted = self.prompted.probs
-        returns = [_rollout(prompted, prompted, env, turns, rng, None)[0] for _ in range(size)]
-        self.mean_reward["prompted"].append(math.fsum(returns) / size)
-
-        # --8<-- [start:learned-update]
-        rng = self._rngs["learned"]
-        episodes = [
-            _rollout(self.helper.probs, self.main.probs, env, turns, rng, None) for _ in range(size)
-        ]
-        returns = [e[0] for e in episodes]
-        advantages = group_advantages(returns)
-        # The same advantage for both agents: the shared reward does not say who earned it.
-        self.helper.reinforce([e[1] for e in episodes], advantages, step)
-        self.main.reinforce([e[2] for e in episodes], advantages, step)
-        self.mean_reward["learned"].append(math.fsum(returns) / size)
-        # --8<-- [end:learned-update]
-
-        rng = self._rngs["centralized"]
-        joint = [_rollout_joint(self.central, env, turns, rng) for _ in range(size)]
-        returns = [e[0] for e in joint]
-        self.central.reinforce([e[1] for e in joint], group_advantages(returns), step)
-        self.mean_reward["centralized"].append(math.fsum(returns) / size)
+        lr, how, env = self.params.learning_rate, self.how, self.env
+        for method, team in self._teams.items():
+            _, total = _grow(team, env, JointHistory.start(), how, self._rngs[method])
+            self.mean_reward[method].append(total / how.turns)
+        self.prompted._grads.clear()  # prompted play samples like the others, but never learns
+        self.helper.apply(lr)
+        self.main.apply(lr)
+        # The yardstick: exact, so that what one learner could reach is never missed by chance.
+        _, total = _natural_step(self.central, env, JointHistory.start(), how, lr)
+        self.mean_reward["centralized"].append(total / how.turns)
+        self.central.apply(1.0)
 
         # A group shares its prompt, as in GRPO: one training partner per update, in turn.
-        rng = self._rngs["partners"]
         partner = self.training_partners[self.updates_done % len(self.training_partners)]
-        helper = _fixed(_normalised(partner.probabilities))
-        episodes = [
-            _rollout(helper, self.ego.probs, env, turns, rng, partner.note) for _ in range(size)
-        ]
-        advantages = group_advantages([e[0] for e in episodes])
-        self.ego.reinforce([e[2] for e in episodes], advantages, step)
-
+        team = Team(_normalised(partner.probabilities), self.ego)
+        _grow(team, env, JointHistory.start(partner.note), how, self._rngs["partners"])
+        self.ego.apply(lr)
         self.updates_done += 1
 
     def progress(self) -> dict[str, Any]:
         """The learning curves so far."""
         return {
+            "seed": self.seed,
             "update": self.updates_done,
             "updates": self.params.updates,
             "mean_reward": {m: list(v) for m, v in self.mean_reward.items()},
         }
 
-    def _joint(self, method: str) -> Callable[[tuple, tuple], Sequence[float]]:
-        if method == "prompted":
-            return _independent(self.prompted.probs, self.prompted.probs)
-        if method == "learned":
-            return _independent(self.helper.probs, self.main.probs)
-        return lambda kh, km: self.central.probs((kh, km))
+    def expected(self) -> dict[str, tuple[float, list[list[list[float]]]]]:
+        """Each method's exact expected episode reward and per-turn joint distributions."""
+        return {m: _exact(self._joint[m], self.env, self.params.turns) for m in METHODS}
 
     def _partner_scores(self) -> dict[str, Any]:
         env, turns = self.env, self.params.turns
 
         def score(partner: Partner) -> dict[str, Any]:
-            helper = _fixed(_normalised(partner.probabilities))
-            after, _ = _exact(_independent(helper, self.ego.probs), env, turns, partner.note)
-            before, _ = _exact(_independent(helper, self.prompted.probs), env, turns, partner.note)
+            p = _normalised(partner.probabilities)
+            after, _ = _exact(Team(p, self.ego).joint, env, turns, partner.note)
+            before, _ = _exact(Team(p, self.prompted).joint, env, turns, partner.note)
+            # The partner ignores the history, so the best reply is the same every turn.
+            values = [
+                math.fsum(p[i] * env.rewards[i, j] for i in range(N_RESPONSES))
+                for j in range(N_RESPONSES)
+            ]
+            best = max(range(N_RESPONSES), key=values.__getitem__)
             return {
                 "name": partner.name,
                 "description": partner.description,
                 "note": partner.note,
-                "probabilities": list(_normalised(partner.probabilities)),
+                "probabilities": p,
                 "score": after,
                 "score_before_training": before,
+                "best_response": values[best],
+                "best_reply": RESPONSES["main"][best].id,
             }
 
         training = [score(partner) for partner in self.training_partners]
         held_out = [score(partner) for partner in self.held_out_partners]
+
+        def mean(key: str, scores: list[dict[str, Any]]) -> float | None:
+            return math.fsum(s[key] for s in scores) / len(scores) if scores else None
+
         return {
             "ego": "main",
             "training": training,
             "held_out": held_out,
-            "training_mean": math.fsum(s["score"] for s in training) / len(training),
-            "held_out_mean": math.fsum(s["score"] for s in held_out) / len(held_out)
-            if held_out
-            else None,
+            "training_mean": mean("score", training),
+            "held_out_mean": mean("score", held_out),
+            "held_out_best_mean": mean("best_response", held_out),
+        }
+
+    def outcome(self) -> dict[str, Any]:
+        """The exact outcome of every method: what a row of the many-seed table shows."""
+        expected = self.expected()
+        return {
+            "seed": self.seed,
+            "expected_reward": {m: expected[m][0] for m in METHODS},
+            "reached_optimum": {m: reaches_optimum(expected[m][0], self.env.best) for m in METHODS},
+            "settled_on": {
+                m: [_cell_summary(dist, self.env)["name"] for dist in expected[m][1]]
+                for m in METHODS
+            },
         }
 
     def results(self) -> dict[str, Any]:
         """Everything the page shows, as plain JSON data."""
-        env, turns = self.env, self.params.turns
-        expected: dict[str, float] = {}
-        by_turn: dict[str, list[list[list[float]]]] = {}
-        for method in METHODS:
-            expected[method], by_turn[method] = _exact(self._joint(method), env, turns)
-        best = max(max(row) for row in env.rewards)
+        env = self.env
+        expected = self.expected()
+        settled = {}
+        for m in METHODS:
+            turns = [_cell_summary(dist, env) for dist in expected[m][1]]
+            settled[m] = {
+                **turns[-1],
+                "turns": turns,
+                "expected_reward": expected[m][0],
+                "optimal": reaches_optimum(expected[m][0], env.best),
+            }
         return {
             "params": self.params.to_json(),
+            "seed": self.seed,
             "updates_done": self.updates_done,
             "stopped": self.stopped and self.updates_done < self.params.updates,
+            "methods": [{"id": m, "label": METHOD_LABELS[m]} for m in METHODS],
             "responses": {
                 role: [{"id": r.id, "summary": r.summary, "code": r.code} for r in RESPONSES[role]]
-                for role in ("helper", "main")
+                for role in ROLES
             },
-            "rewards": [list(row) for row in env.rewards],
-            "joint_outputs": [[out.text for out in row] for row in env.outputs],
+            "rewards": env.table(),
+            "joint_outputs": [
+                [env.outputs[i, j].text for j in range(N_RESPONSES)] for i in range(N_RESPONSES)
+            ],
             "optimum": {
-                "reward": best,
-                "cells": [[i, j] for i in range(3) for j in range(3) if env.rewards[i][j] == best],
+                "reward": env.best,
+                "cells": [list(c) for c in CELLS if env.rewards[c] == env.best],
+                "tolerance": OPTIMUM_TOLERANCE,
             },
             "mean_reward": {m: list(v) for m, v in self.mean_reward.items()},
-            "expected_reward": expected,
-            "joint_distribution": {m: by_turn[m][-1] for m in METHODS},
-            "joint_distribution_by_turn": by_turn,
-            "settled_on": {m: _cell_summary(by_turn[m][-1], env) for m in METHODS},
+            "expected_reward": {m: expected[m][0] for m in METHODS},
+            "joint_distribution": {m: expected[m][1][-1] for m in METHODS},
+            "joint_distribution_by_turn": {m: expected[m][1] for m in METHODS},
+            "settled_on": settled,
             "partners": self._partner_scores(),
             "episode": self.record_episode(),
         }
@@ -491,22 +666,22 @@ class Experiment:
         rng = random.Random(self._episode_seed)
         env, turns = self.env, self.params.turns
         policies = {"helper": self.helper, "main": self.main}
-        keys = dict(zip(("helper", "main"), _first_keys(None), strict=True))
+        history = JointHistory.start()
         steps = []
         rewards = []
         for t in range(1, turns + 1):
             agents = []
             chosen = {}
-            for role in ("helper", "main"):
-                obs = Observation.from_key(keys[role])
-                probs = list(policies[role].probs(keys[role]))
+            for role in ROLES:
+                observation = getattr(history, role)
+                probs = list(policies[role].probs(observation))
                 a = sample(probs, rng.random())
                 chosen[role] = a
                 response = RESPONSES[role][a]
                 agents.append(
                     {
                         "agent": role,
-                        "observation": {"label": "Observation", "text": obs.text},
+                        "observation": {"label": "Observation", "text": observation.text},
                         "policy": {
                             "label": "Policy",
                             "text": f"The {role} agent's learned softmax policy for this prompt.",
@@ -521,22 +696,17 @@ class Experiment:
                         },
                     }
                 )
-            i, j = chosen["helper"], chosen["main"]
-            reward = env.rewards[i][j]
+            cell = (chosen["helper"], chosen["main"])
+            reward = env.rewards[cell]
             rewards.append(reward)
             if t < turns:
-                fb = env.feedback[i][j]
-                keys = {
-                    "helper": ("helper", t + 1, i, fb, None),
-                    "main": ("main", t + 1, j, fb, None),
-                }
+                history = history.then(cell, env.feedback[cell])
                 transition = {
                     "label": "Environment transition",
                     "text": "The verifier's feedback is appended to each agent's prompt "
                     f"for turn {t + 1}.",
                     "next_observations": [
-                        {"agent": role, "text": Observation.from_key(keys[role]).text}
-                        for role in ("helper", "main")
+                        {"agent": role, "text": getattr(history, role).text} for role in ROLES
                     ],
                 }
             else:
@@ -550,11 +720,11 @@ class Experiment:
                 {
                     "turn": t,
                     "agents": agents,
-                    "joint_output": {"label": "Joint output", "text": env.outputs[i][j].text},
+                    "joint_output": {"label": "Joint output", "text": env.outputs[cell].text},
                     "reward": {
                         "label": "Reward",
                         "value": reward,
-                        "text": env.feedback[i][j] + " Both agents receive this one number.",
+                        "text": env.feedback[cell] + " Both agents receive this one number.",
                     },
                     "transition": transition,
                 }
@@ -564,6 +734,76 @@ class Experiment:
             "turns": steps,
             "episode_reward": math.fsum(rewards) / turns,
         }
+
+
+def _quartiles(values: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        q1 = median = q3 = ordered[0]
+    else:
+        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    return {"min": ordered[0], "q1": q1, "median": median, "q3": q3, "max": ordered[-1]}
+
+
+def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Per method, over the seeds run: how many reached the optimum, and the spread."""
+    per_method = {}
+    for m in METHODS:
+        values = [o["expected_reward"][m] for o in outcomes]
+        per_method[m] = {
+            "reached_optimum": sum(1 for o in outcomes if o["reached_optimum"][m]),
+            "mean": math.fsum(values) / len(values),
+            **_quartiles(values),
+        }
+    return {"count": len(outcomes), "methods": per_method}
+
+
+def _turn_text(turns: Sequence[Mapping[str, Any]]) -> str:
+    if len(turns) == 1:
+        t = turns[0]
+        return f"most likely plays {t['name']} (reward {format_score(t['reward'])})"
+    parts = [
+        f"turn {n} {t['name']} ({format_score(t['reward'])})" for n, t in enumerate(turns, start=1)
+    ]
+    return "most likely plays " + ", then ".join(parts)
+
+
+def summarize(results: Mapping[str, Any]) -> list[str]:
+    """The outcome in sentences, made from the numbers (the page shows them as they are)."""
+    best = results["optimum"]["reward"]
+    lines = []
+    for m in METHODS:
+        s = results["settled_on"][m]
+        verdict = (
+            "it found the best joint response"
+            if s["optimal"]
+            else f"short of the best possible {format_score(best)}"
+        )
+        lines.append(
+            f"{METHOD_LABELS[m]} {_turn_text(s['turns'])}; expected episode reward "
+            f"{s['expected_reward']:.2f}, {verdict}."
+        )
+    seeds = results.get("seeds")
+    if seeds and seeds["count"] > 1:
+        first = results["params"]["seed"]
+        counts = ", ".join(
+            f"{METHOD_LABELS[m].split(' (')[0].lower()} in {seeds['methods'][m]['reached_optimum']}"
+            for m in METHODS
+        )
+        lines.append(
+            f"Over {seeds['count']} seeds ({first} to {first + seeds['count'] - 1}), the optimum "
+            f"was reached by {counts}."
+        )
+    partners = results["partners"]
+    if partners["held_out"]:
+        lines.append(
+            f"With held-out partners the trained main agent scored "
+            f"{partners['held_out_mean']:.2f} on average, against "
+            f"{partners['held_out_best_mean']:.2f} for the best reply to each."
+        )
+    if results.get("stopped"):
+        lines.append(f"Stopped after {results['updates_done']} updates.")
+    return lines
 
 
 def run_experiment(
@@ -576,34 +816,57 @@ def run_experiment(
     held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
     progress_every: int | None = None,
 ) -> dict[str, Any]:
-    """Run prompted, learned and centralized play and the partner experiment; return results.
+    """Run every method and the partner experiment over ``params.seeds`` seeds; return results.
 
-    ``on_progress(update, partial)`` is called every ``progress_every`` updates
-    (default: about 20 calls per run) and after the last; ``partial`` is
-    :meth:`Experiment.progress`. Returning a true value, or raising
-    :class:`StopExperiment`, stops the run cleanly; the results then cover the
-    updates done (``"stopped": true``).
+    The first seed (``params.seed``) gives the curves, heatmaps and transcript;
+    every seed adds a row to ``results["seeds"]``. ``on_progress(update,
+    partial)`` is called every ``progress_every`` updates (default: about 20
+    calls per seed) and after each seed's last; ``partial`` is
+    :meth:`Experiment.progress` plus ``seed_index``, ``seeds`` and the rows so far.
+    Returning a true value, or raising :class:`StopExperiment`, stops the run
+    cleanly; the results then cover what was done (``"stopped": true``).
     """
-    experiment = Experiment(
-        params,
-        reward_fn=reward_fn,
-        prior_fn=prior_fn,
-        training_partners=training_partners,
-        held_out_partners=held_out_partners,
-    )
-    total = experiment.params.updates
+    p = params if isinstance(params, SimParams) else validate_params(params)
+    total = p.updates
     every = progress_every if progress_every is not None else max(1, total // 20)
     if every < 1:
         raise ValueError("progress_every must be at least 1.")
-    while not experiment.done:
-        experiment.step()
-        if on_progress is not None and (
-            experiment.updates_done % every == 0 or experiment.updates_done == total
-        ):
-            try:
-                stop = on_progress(experiment.updates_done, experiment.progress())
-            except StopExperiment:
-                stop = True
-            if stop:
-                experiment.stop()
-    return experiment.results()
+    first: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = []
+    stopped = False
+    for index in range(p.seeds):
+        experiment = Experiment(
+            p,
+            reward_fn=reward_fn,
+            prior_fn=prior_fn,
+            training_partners=training_partners,
+            held_out_partners=held_out_partners,
+            seed=p.seed + index,
+        )
+        requested = False
+        while not experiment.done:
+            experiment.step()
+            done = experiment.updates_done
+            if on_progress is not None and (done % every == 0 or done == total):
+                partial = {**experiment.progress(), "seed_index": index, "seeds": p.seeds}
+                partial["rows"] = list(rows)
+                try:
+                    requested = bool(on_progress(done, partial))
+                except StopExperiment:
+                    requested = True
+                if requested:
+                    experiment.stop()
+        finished = experiment.updates_done == total
+        if first is None:
+            first = experiment.results()
+            first["stopped"] = not finished
+        if finished:
+            rows.append(experiment.outcome())
+        if requested:
+            stopped = not finished or index < p.seeds - 1
+            break
+    assert first is not None
+    first["stopped"] = first["stopped"] or stopped
+    first["seeds"] = {**seed_statistics(rows), "rows": rows} if rows else None
+    first["summary"] = summarize(first)
+    return first

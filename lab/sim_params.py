@@ -20,9 +20,11 @@ from typing import Any
 from lab.errors import LabError
 from lab.sim_task import CLIMBING, Table, penalty_table
 
-__all__ = ["PARAM_SPEC", "ParamError", "SimParams", "param_spec", "validate_params"]
+__all__ = ["BASELINES", "PARAM_SPEC", "ParamError", "SimParams", "param_spec", "validate_params"]
 
 TABLE_NAMES = ("climbing", "penalty", "custom")
+#: The group baselines the learned update can subtract (lab.sim.group_advantages).
+BASELINES = ("mean", "normalized", "leave_one_out", "max")
 CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
 
@@ -59,16 +61,30 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "max": 0.0,
     },
     "turns": {"label": "Turns", "kind": "choice", "default": 1, "choices": [1, 2]},
+    "discount": {
+        "label": "Discount",
+        "kind": "number",
+        "default": 1.0,
+        "min": 0.0,
+        "max": 1.0,
+    },
+    "advantage": {
+        "label": "Baseline",
+        "kind": "choice",
+        "default": "mean",
+        "choices": list(BASELINES),
+    },
     "updates": {"label": "Updates", "kind": "integer", "default": 200, "min": 1, "max": 5000},
     "group_size": {"label": "Group size", "kind": "integer", "default": 32, "min": 2, "max": 256},
     "learning_rate": {
         "label": "Learning rate",
         "kind": "number",
-        "default": 1.0,
+        "default": 0.2,
         "min_exclusive": 0.0,
         "max": 10.0,
     },
     "seed": {"label": "Seed", "kind": "integer", "default": 0, "min": 0, "max": MAX_SEED},
+    "seeds": {"label": "Seeds", "kind": "integer", "default": 1, "min": 1, "max": 50},
 }
 
 
@@ -199,7 +215,22 @@ def _parse(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         errors["turns"] = f"Turns must be 1 or 2; got {_shown(get('turns'))}."
     values["turns"] = turns
 
-    for field_name in ("updates", "group_size", "seed"):
+    discount = _as_number(get("discount"))
+    if discount is None or not 0 <= discount <= 1:
+        errors["discount"] = (
+            f"Discount must be a number from 0 to 1; got {_shown(get('discount'))}."
+        )
+    values["discount"] = discount
+
+    advantage = get("advantage")
+    baseline = advantage.strip().lower() if isinstance(advantage, str) else None
+    if baseline not in BASELINES:
+        errors["advantage"] = (
+            f"Baseline must be one of {', '.join(BASELINES)}; got {_shown(advantage)}."
+        )
+    values["advantage"] = baseline
+
+    for field_name in ("updates", "group_size", "seed", "seeds"):
         values[field_name] = _whole_field(field_name, get(field_name), errors)
 
     rate = _as_number(get("learning_rate"))
@@ -220,10 +251,13 @@ class SimParams:
     custom_table: Table | None = None
     penalty_k: float = -10.0
     turns: int = 1
+    discount: float = 1.0
+    advantage: str = "mean"
     updates: int = 200
     group_size: int = 32
-    learning_rate: float = 1.0
+    learning_rate: float = 0.2
     seed: int = 0
+    seeds: int = 1
 
     def __post_init__(self) -> None:
         values, errors = _parse({f.name: getattr(self, f.name) for f in fields(self)})
@@ -250,10 +284,13 @@ class SimParams:
             else [list(row) for row in self.custom_table],
             "penalty_k": self.penalty_k,
             "turns": self.turns,
+            "discount": self.discount,
+            "advantage": self.advantage,
             "updates": self.updates,
             "group_size": self.group_size,
             "learning_rate": self.learning_rate,
             "seed": self.seed,
+            "seeds": self.seeds,
         }
 
 

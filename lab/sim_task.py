@@ -16,9 +16,9 @@ may replace: plain Python with a clear signature.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from lab.errors import LabError
 
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_TRAINING_PARTNERS",
     "HELPER_RESPONSES",
     "MAIN_RESPONSES",
+    "N_RESPONSES",
     "ROLES",
     "TASK",
     "JointOutput",
@@ -41,6 +42,7 @@ __all__ = [
     "assemble",
     "feedback_text",
     "make_reward_fn",
+    "note_words",
     "penalty_table",
     "prompted_prior",
     "table_reward",
@@ -54,9 +56,17 @@ CLIMBING: Table = ((11.0, -30.0, 0.0), (-30.0, 7.0, 6.0), (0.0, 0.0, 5.0))
 
 
 def penalty_table(k: float = -10.0) -> Table:
-    """Claus & Boutilier's penalty game: two optima, miscoordinating on them costs ``k``."""
+    """Claus & Boutilier's penalty game, ordered so that the safe cell is the prior's favourite.
+
+    Their table is ``[[10, 0, k], [0, 2, 0], [k, 0, 10]]``: two optima worth 10,
+    a cost ``k`` for mixing them up, and a safe middle cell worth 2 whose row and
+    column never cost ``k``. Here the responses are listed so that the safe one
+    is last, the response the role prompts favour (``stub`` and ``alone``): the
+    same game with its actions relabelled, so that "play it safe" means what it
+    means in the game.
+    """
     k = float(k)
-    return ((10.0, 0.0, k), (0.0, 2.0, 0.0), (k, 0.0, 10.0))
+    return ((10.0, k, 0.0), (k, 10.0, 0.0), (0.0, 0.0, 2.0))
 
 
 # --8<-- [start:roles]
@@ -130,6 +140,9 @@ MAIN_RESPONSES: tuple[Response, Response, Response] = (
 )
 # --8<-- [end:responses]
 
+#: How many whole responses each agent chooses among (the reward table is this square).
+N_RESPONSES = len(HELPER_RESPONSES)
+
 RESPONSES: dict[str, tuple[Response, Response, Response]] = {
     "helper": HELPER_RESPONSES,
     "main": MAIN_RESPONSES,
@@ -148,14 +161,15 @@ def feedback_text(reward: float) -> str:
     # --8<-- [end:feedback]
 
 
-# An observation key: (role, turn, own last response index, feedback, partner note).
-ObsKey = tuple[str, int, int | None, str | None, str | None]
-
-
 # --8<-- [start:observation]
 @dataclass(frozen=True)
 class Observation:
-    """One agent's local prompt. ``key`` indexes the tabular policy; ``text`` is what it reads."""
+    """One agent's local prompt. It is hashable: a tabular policy keeps one row per observation.
+
+    ``text`` is what the agent reads: its role and the task, the partner's note
+    if it got one, and from turn 2 its own last response and the verifier's
+    feedback. Never the partner's response.
+    """
 
     role: str
     turn: int = 1
@@ -163,15 +177,13 @@ class Observation:
     feedback: str | None = None
     note: str | None = None
 
-    @classmethod
-    def from_key(cls, key: Any) -> Observation:
-        """The observation an :data:`ObsKey` stands for."""
-        role, turn, last_response, feedback, note = key
-        return cls(role, turn, last_response, feedback, note)
-
-    @property
-    def key(self) -> ObsKey:
-        return (self.role, self.turn, self.last_response, self.feedback, self.note)
+    def __hash__(self) -> int:
+        # Policies look observations up many times per update: hash the fields once.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.role, self.turn, self.last_response, self.feedback, self.note))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     @property
     def text(self) -> str:
@@ -269,6 +281,14 @@ class Partner:
     probabilities: tuple[float, float, float]
 
 
+_WORD = re.compile(r"[a-z]+")
+
+
+def note_words(note: str | None) -> frozenset[str]:
+    """The words of a partner's note, lowercased: what the ego's policy reads in a note."""
+    return frozenset(_WORD.findall(note.lower())) if note else frozenset()
+
+
 _COMMITTED_NOTE = "I wrote the whole computation in aux(nums); solve can simply return aux(nums)."
 
 #: The ego (main agent) trains with these helpers.
@@ -287,12 +307,20 @@ DEFAULT_TRAINING_PARTNERS: tuple[Partner, ...] = (
     ),
 )
 
-#: Fixed before training; the ego never meets them until evaluation.
+#: Fixed before training; the ego never meets them until evaluation. Each tests
+#: one way a learned convention can fail to carry over to a new partner.
 DEFAULT_HELD_OUT_PARTNERS: tuple[Partner, ...] = (
     Partner(
         "Rephrasing helper",
-        "Does what the committed helper does, but words its note differently.",
-        "Heads up: everything happens inside aux. Just call it and hand back what it gives you.",
+        "Does what the committed helper does; its note shares some of that note's words.",
+        "The whole computation is in aux, so return aux(nums) from solve.",
+        (1.0, 0.0, 0.0),
+    ),
+    Partner(
+        "Terse helper",
+        "Does what the committed helper does; its note shares no telling word with any "
+        "training note.",
+        "Done. Call it and pass back its answer.",
         (1.0, 0.0, 0.0),
     ),
     Partner(
@@ -304,7 +332,7 @@ DEFAULT_HELD_OUT_PARTNERS: tuple[Partner, ...] = (
     Partner(
         "Helper with another convention",
         "Returns only the even numbers and expects solve to finish the job.",
-        "aux returns the even numbers; square them and add them up in solve.",
+        "aux picks out the even numbers; square them and add them up in solve.",
         (0.0, 1.0, 0.0),
     ),
 )

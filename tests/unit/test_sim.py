@@ -29,7 +29,7 @@ from lab import (
     table_reward,
     validate_params,
 )
-from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES, assemble
+from lab.sim_task import HELPER_RESPONSES, MAIN_RESPONSES, assemble, note_words
 
 SEEDS = range(20)
 LABELS = {"Observation", "Policy", "Action", "Reward", "Environment transition"}
@@ -57,25 +57,10 @@ def test_learned_beats_prompted_for_every_seed(default_runs: dict[int, dict[str,
 def test_default_table_is_the_climbing_game(default_runs: dict[int, dict[str, Any]]) -> None:
     run = default_runs[0]
     assert run["rewards"] == [list(row) for row in CLIMBING]
-    assert run["optimum"] == {"reward": 11.0, "cells": [[0, 0]]}
+    assert run["optimum"] == {"reward": 11.0, "cells": [[0, 0]], "tolerance": 0.02}
     # The optimum needs both agents on the risky, coordinated response.
     assert run["responses"]["helper"][0]["summary"] == "aux implements the core logic"
     assert run["responses"]["main"][0]["summary"] == "main hands the whole job to aux"
-
-
-def test_independent_learners_settle_suboptimal_centralized_finds_optimum(
-    default_runs: dict[int, dict[str, Any]],
-) -> None:
-    suboptimal = centralized_optimal = 0
-    for run in default_runs.values():
-        learned = run["settled_on"]["learned"]
-        central = run["settled_on"]["centralized"]
-        if learned["probability"] >= 0.9 and not learned["optimal"]:
-            suboptimal += 1
-        if central["cell"] == [0, 0] and central["probability"] >= 0.9:
-            centralized_optimal += 1
-    assert suboptimal >= 15  # most seeds (20 of 20 at the time of writing)
-    assert centralized_optimal >= 18  # nearly all (20 of 20 at the time of writing)
 
 
 def test_joint_distributions_are_distributions(default_runs: dict[int, dict[str, Any]]) -> None:
@@ -88,40 +73,56 @@ def test_joint_distributions_are_distributions(default_runs: dict[int, dict[str,
 # --- Partner generalization -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_ego_trained_on_one_partner_fails_held_out_partners(seed: int) -> None:
-    run = run_experiment({"seed": seed}, training_partners=DEFAULT_TRAINING_PARTNERS[:1])
-    (trained,) = run["partners"]["training"]
-    assert trained["score"] > 10  # it learned the convention: hand the job to aux
-    assert [p["name"] for p in run["partners"]["held_out"]] == [
-        p.name for p in DEFAULT_HELD_OUT_PARTNERS
-    ]
-    for partner in run["partners"]["held_out"]:
-        assert partner["score"] < trained["score"] - 10, partner["name"]
-
-
 def test_default_partner_experiment_reports_both_sets(
     default_runs: dict[int, dict[str, Any]],
 ) -> None:
     partners = default_runs[0]["partners"]
     assert partners["ego"] == "main"
-    assert len(partners["training"]) == 2 and len(partners["held_out"]) == 3
-    assert partners["held_out_mean"] < partners["training_mean"] - 5
+    assert [p["name"] for p in partners["held_out"]] == [p.name for p in DEFAULT_HELD_OUT_PARTNERS]
+    assert len(partners["training"]) == len(DEFAULT_TRAINING_PARTNERS)
     for entry in partners["training"] + partners["held_out"]:
-        assert set(entry) >= {"name", "description", "note", "score", "score_before_training"}
+        assert set(entry) >= {
+            "name",
+            "description",
+            "note",
+            "score",
+            "score_before_training",
+            "best_response",
+            "best_reply",
+        }
+        # Nothing the ego can do beats the best reply to that partner.
+        assert entry["score"] <= entry["best_response"] + 1e-9
+        assert entry["score_before_training"] <= entry["best_response"] + 1e-9
+
+
+def test_best_response_is_exact() -> None:
+    run = run_experiment({"updates": 1})
+    by_name = {p["name"]: p for p in run["partners"]["held_out"]}
+    # Noisy: (0.5, 0.25, 0.25) over core, filter, stub; solving alone earns 0.25*6 + 0.25*5.
+    assert by_name["Noisy helper"]["best_response"] == pytest.approx(2.75)
+    assert by_name["Noisy helper"]["best_reply"] == "alone"
+    assert by_name["Helper with another convention"]["best_response"] == 7
+    assert by_name["Helper with another convention"]["best_reply"] == "combine"
+    assert by_name["Rephrasing helper"]["best_response"] == 11
 
 
 def test_held_out_partners_are_never_trained_on() -> None:
     experiment = Experiment({"updates": 30})
     for _ in range(30):
         experiment.step()
-    trained_notes = {key[4] for key in experiment.ego.logits}
-    assert trained_notes <= {p.note for p in DEFAULT_TRAINING_PARTNERS}
-    rephrased = DEFAULT_HELD_OUT_PARTNERS[0]
-    assert rephrased.note not in trained_notes
-    # An unseen note is an unseen observation: the ego falls back on the prompted prior.
-    unseen = ("main", 1, None, None, rephrased.note)
+    trained_words = {f[2] for f in experiment.ego.weights if f[0] == "word"}
+    seen = set().union(*(note_words(p.note) for p in DEFAULT_TRAINING_PARTNERS))
+    assert trained_words == seen
+    # A note that shares no word with the training notes leaves the ego at its prior ...
+    terse = next(p for p in DEFAULT_HELD_OUT_PARTNERS if p.name == "Terse helper")
+    assert not note_words(terse.note) & seen
+    unseen = Observation("main", note=terse.note)
     assert experiment.ego.probs(unseen) == pytest.approx(prompted_prior(Observation("main")))
+    # ... and one that shares words moves it: training changes how it reads new notes.
+    rephrased = next(p for p in DEFAULT_HELD_OUT_PARTNERS if p.name == "Rephrasing helper")
+    assert note_words(rephrased.note) & seen
+    moved = experiment.ego.probs(Observation("main", note=rephrased.note))
+    assert moved != pytest.approx(prompted_prior(Observation("main")))
 
 
 # --- One shared reward, from the joint output only ------------------------------------------
@@ -156,21 +157,35 @@ def test_joint_output_names_no_author() -> None:
 def test_both_agents_get_the_same_advantage(monkeypatch: pytest.MonkeyPatch) -> None:
     experiment = Experiment({"updates": 10, "turns": 2})
     seen: dict[str, list[list[float]]] = {"helper": [], "main": []}
+    groups: list[tuple[list[tuple[int, int]], list[float]]] = []
+    team = experiment._teams["learned"]
+    original_credit = team.credit
+
+    def credit(h: Any, cells: Any, advantages: Any) -> None:
+        groups.append((list(cells), list(advantages)))
+        original_credit(h, cells, advantages)
+
+    monkeypatch.setattr(team, "credit", credit)
     for role in seen:
         policy = getattr(experiment, role)
-        original = policy.reinforce
+        original = policy.accumulate
 
-        def record(
-            decisions: Any, advantages: list[float], step: float, _role=role, _original=original
-        ) -> None:
-            seen[_role].append(list(advantages))
-            _original(decisions, advantages, step)
+        def record(observation: Any, per_action: Any, _role=role, _original=original) -> None:
+            seen[_role].append(list(per_action))
+            _original(observation, per_action)
 
-        monkeypatch.setattr(policy, "reinforce", record)
+        monkeypatch.setattr(policy, "accumulate", record)
     for _ in range(10):
         experiment.step()
-    assert len(seen["helper"]) == 10
-    assert seen["helper"] == seen["main"]
+    assert len(groups) == len(seen["helper"]) == len(seen["main"]) >= 10
+    for (cells, advantages), helper, main in zip(groups, seen["helper"], seen["main"], strict=True):
+        # Each agent is credited, per response it wrote, with the advantages of the joint
+        # responses it took part in: one list of advantages for both.
+        for role, got in ((0, helper), (1, main)):
+            want = [0.0] * 3
+            for cell, a in zip(cells, advantages, strict=True):
+                want[cell[role]] += a
+            assert got == pytest.approx(want)
 
 
 def test_replacing_the_verifier_changes_what_is_learned() -> None:
@@ -180,6 +195,7 @@ def test_replacing_the_verifier_changes_what_is_learned() -> None:
 
     run = run_experiment({"seed": 1}, reward_fn=favour_stub_and_delegate)
     assert run["settled_on"]["centralized"]["cell"] == [2, 0]
+    assert run["settled_on"]["centralized"]["optimal"] is True
     assert run["optimum"]["cells"] == [[2, 0]]
 
 
@@ -218,9 +234,11 @@ def test_observation_is_a_readable_prompt_with_a_hashable_key() -> None:
     later = Observation("main", 2, 2, "The verifier scored the joint program 5.")
     assert "Your last response:\ndef solve(nums):" in later.text
     assert "The verifier scored the joint program 5." in later.text
-    assert hash(later.key) == hash(Observation.from_key(later.key).key)
-    assert Observation.from_key(later.key) == later
-    assert first.key != later.key
+    assert hash(later) == hash(
+        Observation("main", 2, 2, "The verifier scored the joint program 5.")
+    )
+    assert later == Observation("main", 2, 2, "The verifier scored the joint program 5.")
+    assert first != later
 
 
 def test_recorded_episode_labels_each_part_and_chains_the_prompts() -> None:
@@ -314,18 +332,36 @@ def test_same_seed_same_results_different_seed_different_results() -> None:
 
 def test_penalty_and_custom_tables_reach_the_verifier() -> None:
     penalty = run_experiment({"table": "penalty", "penalty_k": -50, "updates": 1})
-    assert penalty["rewards"] == [[10, 0, -50], [0, 2, 0], [-50, 0, 10]]
+    # Claus & Boutilier's game, relabelled so that the safe cell is stub + alone.
+    assert penalty["rewards"] == [[10, -50, 0], [-50, 10, 0], [0, 0, 2]]
     custom = [[0, 0, 0], [0, 0, 0], [0, 0, 3]]
     run = run_experiment({"table": "custom", "custom_table": custom, "updates": 1})
     assert run["rewards"] == custom
 
 
-def test_group_advantages() -> None:
-    adv = group_advantages([11.0, -30.0, 7.0, 5.0])
-    assert math.isclose(math.fsum(adv), 0.0, abs_tol=1e-12)
-    assert math.isclose(math.fsum(a * a for a in adv) / 4, 1.0)
+def test_group_advantages_default_is_magrpos_group_mean_baseline() -> None:
+    returns = [11.0, -30.0, 7.0, 5.0]
+    mean = (11 - 30 + 7 + 5) / 4
+    assert group_advantages(returns) == pytest.approx([r - mean for r in returns])
+    assert group_advantages(returns) == group_advantages(returns, "mean")
     assert group_advantages([5.0, 5.0, 5.0]) == [0.0, 0.0, 0.0]
-    assert group_advantages([0.1] * 7) == [0.0] * 7
+
+
+def test_group_advantages_other_baselines() -> None:
+    returns = [11.0, -30.0, 7.0, 5.0]
+    mean = math.fsum(returns) / 4
+    std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / 4)
+    assert group_advantages(returns, "normalized") == pytest.approx(
+        [(r - mean) / std for r in returns]
+    )
+    assert group_advantages([0.1] * 7, "normalized") == [0.0] * 7
+    loo = group_advantages(returns, "leave_one_out")
+    for i, r in enumerate(returns):
+        others = returns[:i] + returns[i + 1 :]
+        assert loo[i] == pytest.approx(r - sum(others) / 3)
+    assert group_advantages(returns, "max") == pytest.approx([r - 11 for r in returns])
+    with pytest.raises(ValueError, match="Unknown baseline"):
+        group_advantages(returns, "median")
 
 
 # --- Parameter validation -------------------------------------------------------------------
