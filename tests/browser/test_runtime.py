@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from tests.browser.conftest import PageErrors
+from tests.browser.support import BOOT
 
 PYODIDE = re.compile(r"/assets/vendor/pyodide/")
 LAB = "[data-lab]"
@@ -83,3 +85,97 @@ def test_moving_to_another_lab_page_reuses_the_running_python(page: Page) -> Non
         f"{page.url.split('/simulation/')[0]}/assets/lab/worker.js"
     ]
     assert sum(url.endswith("pyodide.asm.wasm") for url in seen) == 1
+
+
+# Reads past the end of Python's memory: the interpreter itself crashes, as it
+# does when it runs out of memory; Pyodide then refuses every later call.
+CRASH = "import ctypes\nctypes.string_at(2**32 - 16, 1000)\n"
+CALL = """async ([name, args]) => {
+  const {getRuntime} = await import(new URL("assets/lab/client.js", __md_scope));
+  try {
+    return {result: await getRuntime().call(name, args)};
+  } catch (err) {
+    return {kind: err.kind, message: err.message};
+  }
+}"""
+
+
+def test_a_crashed_python_is_reported_and_restarted(page: Page, page_errors: PageErrors) -> None:
+    # Pyodide reports its crash on the worker's console.
+    page_errors.allow(r"fatal error|memory access out of bounds|pyodide\.asm\.mjs")
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+    crashed = page.evaluate(CALL, ["run_simulation", {"params": {}, "code": CRASH}])
+    assert crashed["kind"] == "FatalError"
+    assert "memory access out of bounds" in crashed["message"]
+    status = lab.get_by_role("status")
+    expect(status).to_have_text(
+        re.compile(r"^Python crashed \(.*memory access out of bounds.*\)\. It was restarted")
+    )
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    assert page.evaluate(CALL, ["ping", {"value": 1}]) == {"result": {"pong": 1}}
+
+
+SLOW_CONNECTION = {  # what Chromium reports as effectiveType "2g"
+    "offline": False,
+    "latency": 1500,
+    "downloadThroughput": 4e6 / 8,
+    "uploadThroughput": 1e6 / 8,
+}
+NO_THROTTLING = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+
+
+@pytest.mark.parametrize("reason", ["Save-Data", "a slow connection"])
+def test_a_reader_saving_data_starts_python_by_a_button(page: Page, reason: str) -> None:
+    cdp = page.context.new_cdp_session(page)
+    if reason == "Save-Data":
+        cdp.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
+    else:
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", SLOW_CONNECTION)
+    seen = pyodide_requests(page)
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    start = lab.get_by_role("button", name=re.compile(r"^Start Python, about \d+ MB$"))
+    expect(start).to_be_visible(timeout=BOOT)
+    expect(lab.get_by_role("status")).to_have_text("To save data, Python starts only when you ask.")
+    lab.locator("[data-lab-chip]").first.focus()  # touching the lab starts nothing either
+    expect(lab).to_have_attribute("data-lab-state", "idle")
+    assert seen == []
+
+    if reason != "Save-Data":
+        cdp.send("Network.emulateNetworkConditions", NO_THROTTLING)
+    start.click()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    expect(start).to_be_hidden()
+    if reason == "Save-Data":  # and the snapshot, an optional 6 MB, is skipped
+        assert not [url for url in seen if "/snapshot-" in url]
+
+
+BROADBAND = {  # fast enough for a short test, slow enough for a visible download
+    "offline": False,
+    "latency": 20,
+    "downloadThroughput": 40e6 / 8,
+    "uploadThroughput": 10e6 / 8,
+}
+
+
+def test_a_slow_download_shows_its_progress(page: Page) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", BROADBAND)
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    bar = lab.get_by_role("progressbar", name="Python download")
+    expect(bar).to_be_visible(timeout=BOOT)
+    expect(bar).to_have_attribute(
+        "aria-valuetext", re.compile(r"^\d+\.\d MB of \d+\.\d MB, about \d+ (s|min) left$")
+    )
+    assert 0 < float(bar.evaluate("(bar) => bar.value / bar.max")) < 1
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    expect(bar).to_be_hidden()
