@@ -34,6 +34,7 @@ __all__ = [
     "render_episode",
     "render_output",
     "render_results",
+    "render_seeds",
     "render_summary",
 ]
 
@@ -55,6 +56,8 @@ SLOTS = (
     "heatmaps",
     "partners-caption",
     "partners",
+    "seeds-caption",
+    "seeds",
     "episode",
 )
 #: At most this many rows in the learning curve's table (plus the last update).
@@ -575,6 +578,151 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
     return f"Mean shared reward of each update's {group} ({describe_params(params)})."
 
 
+# --------------------------------------------------------------- many seeds
+
+#: The strip chart's size in SVG units: one row per method.
+_SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 34, 12, 12
+
+
+def render_seeds(result: Mapping[str, Any]) -> str:
+    """Every seed's expected episode reward per method: a strip chart, and the same as a table.
+
+    Each dot is one seed's final policy; the dashed line is the optimum. The
+    table beside it counts the seeds within the optimum's tolerance and gives
+    the spread (lowest, median, highest), so nothing is only in the picture.
+    """
+    seeds = result.get("seeds")
+    if not seeds or not seeds.get("rows"):
+        return ""
+    labels = method_labels(result)
+    methods = [m for m in labels if m in seeds["methods"]]
+    rows = seeds["rows"]
+    best = result.get("optimum", {}).get("reward", 0.0)
+    values = [r["expected_reward"][m] for r in rows for m in methods]
+    lo, hi = min([*values, 0.0, best]), max([*values, best])
+    hi = hi if hi > lo else lo + 1
+    inner = _SEEDS_WIDTH - _SEEDS_LEFT - _SEEDS_RIGHT
+
+    def x(v: float) -> float:
+        return _SEEDS_LEFT + (v - lo) / (hi - lo) * inner
+
+    height = _SEEDS_ROW * len(methods) + 22
+    parts = [
+        _el(
+            "line",
+            {
+                "class": "lab-sim__seeds-best",
+                "x1": f"{x(best):.1f}",
+                "x2": f"{x(best):.1f}",
+                "y1": "2",
+                "y2": f"{height - 20}",
+            },
+        )
+    ]
+    for k, m in enumerate(methods):
+        y = _SEEDS_ROW * k + _SEEDS_ROW / 2 + 2
+        parts.append(
+            _el(
+                "line",
+                {
+                    "class": "lab-sim__seeds-axis",
+                    "x1": f"{_SEEDS_LEFT}",
+                    "x2": f"{_SEEDS_WIDTH - _SEEDS_RIGHT}",
+                    "y1": f"{y:.1f}",
+                    "y2": f"{y:.1f}",
+                },
+            )
+        )
+        # Seeds with the same value stack upwards, so that every seed stays visible.
+        stacked: dict[str, int] = {}
+        for r in rows:
+            v = r["expected_reward"][m]
+            key = f"{x(v):.0f}"
+            n = stacked[key] = stacked.get(key, 0) + 1
+            parts.append(
+                _el(
+                    "circle",
+                    {
+                        "class": f"lab-sim__dot lab-sim__dot--{m}",
+                        "cx": f"{x(v):.1f}",
+                        "cy": f"{y - (n - 1) * 3.2:.1f}",
+                        "r": "4",
+                    },
+                    _text("title", f"{labels[m]}, seed {r['seed']}: {format_reward(v)}"),
+                )
+            )
+    for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best}):
+        parts.append(
+            _text(
+                "text",
+                format_reward(v),
+                class_="lab-sim__seeds-tick",
+                x=f"{x(v):.1f}",
+                y=f"{height - 4}",
+            )
+        )
+    count = seeds["count"]
+    reached = "; ".join(
+        f"{labels[m]}: {seeds['methods'][m]['reached_optimum']} of {count}" for m in methods
+    )
+    chart = _el(
+        "svg",
+        {
+            "class": "lab-sim__seeds-chart",
+            "viewBox": f"0 0 {_SEEDS_WIDTH} {height}",
+            "role": "img",
+            "aria-label": f"Expected episode reward of each seed; reached the optimum: {reached}.",
+        },
+        *parts,
+    )
+    head = _el(
+        "tr",
+        {},
+        *(
+            _text("th", h, scope="col")
+            for h in ("Method", "Reached the optimum", "Lowest", "Median", "Highest")
+        ),
+    )
+    body = "".join(
+        _el(
+            "tr",
+            {"data-lab-method": m},
+            _el(
+                "th",
+                {"scope": "row"},
+                _el("span", {"class": f"lab-sim__key lab-sim__key--{m}", "aria-hidden": "true"}),
+                escape(labels[m]),
+            ),
+            _text("td", f"{seeds['methods'][m]['reached_optimum']} of {count}"),
+            *(_text("td", format_reward(seeds["methods"][m][k])) for k in ("min", "median", "max")),
+        )
+        for m in methods
+    )
+    table = _el(
+        "table",
+        {"class": "lab-sim__seeds-table"},
+        _el("thead", {}, head),
+        _el("tbody", {}, body),
+    )
+    return chart + _el("div", {"class": "lab-sim__scroll"}, table)
+
+
+def _seeds_caption(result: Mapping[str, Any]) -> str:
+    seeds = result.get("seeds")
+    if not seeds:
+        return ""
+    first = result.get("params", {}).get("seed", 0)
+    count = seeds["count"]
+    tolerance = result.get("optimum", {}).get("tolerance", 0.02)
+    which = f"seed {first}" if count == 1 else f"seeds {first} to {first + count - 1}"
+    return (
+        f"Expected episode reward of each method's final policy, for {which}: one dot per seed. "
+        f"The dashed line is the best possible, {format_reward(result['optimum']['reward'])}; "
+        f"a seed reached it when it ends within {tolerance:.0%} of it. Raise Seeds to see how "
+        "often a result happens, not just whether it can."
+    )
+
+
 # -------------------------------------------------------------------- all
 
 
@@ -592,5 +740,7 @@ def render_results(result: Mapping[str, Any], prefix: str) -> dict[str, str]:
         "heatmaps": render_heatmaps(result),
         "partners-caption": escape(_partners_caption(result)),
         "partners": render_partners(result),
+        "seeds-caption": escape(_seeds_caption(result)),
+        "seeds": render_seeds(result),
         "episode": render_episode(result, prefix),
     }

@@ -79,6 +79,11 @@ the page was built.</p>
 <div class="lab-sim__scroll" data-lab-curve-table data-lab-html="curve-table" tabindex="0" \
 role="region" aria-label="Learning curve data"></div></details>
 </div>
+<div class="lab-sim__block" data-lab-chart="seeds">
+<h3 id="{p}-seeds-title">Across seeds</h3>
+<p class="lab-sim__caption" data-lab-html="seeds-caption"></p>
+<div class="lab-sim__seeds" data-lab-seeds data-lab-html="seeds"></div>
+</div>
 <div class="lab-sim__block" data-lab-chart="heatmap">
 <h3 id="{p}-heatmap-title">Where each method settled</h3>
 <p class="lab-sim__caption" data-lab-heatmap-caption data-lab-html="heatmap-caption"></p>
