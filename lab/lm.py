@@ -62,7 +62,7 @@ HELPER, MAIN = "helper", "main"
 #: What a joint program earns: broken, correct with main's own product, correct calling the helper.
 BROKEN, INLINE, CALL = "broken", "inline", "call"
 #: Responses less likely than this are left out of the exact sums; their mass is reported.
-FLOOR = 1e-6
+FLOOR = 1e-5
 _START = -1
 _INDEX = {word: i for i, word in enumerate(VOCAB)}
 
@@ -357,6 +357,8 @@ class _Parser:
 
     def factor(self) -> Any:
         word = self.take()
+        if word == "+":
+            return ("pos", self.factor())
         if word in IDENTIFIERS:
             node: Any = ("name", word)
         elif word == "(":
@@ -368,7 +370,10 @@ class _Parser:
             self.take("(")
             args: list[Any] = []
             while self.peek() != ")":
-                args.append(self.expr())
+                # f(*args): Python spreads a tuple into the arguments.
+                args.append(
+                    ("star", self.expr()) if self.peek() == "*" and self.take() else self.expr()
+                )
                 if self.take(",", ")") == ")":
                     self.i -= 1
             self.take(")")
@@ -438,9 +443,22 @@ def _evaluate(node: Any, scope: dict[str, Any], env: dict[str, Any], calls: list
             return left + right if op == "+" else left * right
         except TypeError as err:
             raise _RunError("TypeError") from err
+    if op == "pos":
+        value = _evaluate(node[1], scope, env, calls, depth)
+        if type(value) is not int:
+            raise _RunError("TypeError")
+        return value
     # a call
     function = _evaluate(node[1], scope, env, calls, depth)
-    args = [_evaluate(arg, scope, env, calls, depth) for arg in node[2]]
+    args: list[Any] = []
+    for arg in node[2]:
+        if arg[0] == "star":
+            value = _evaluate(arg[1], scope, env, calls, depth)
+            if not isinstance(value, tuple):
+                raise _RunError("TypeError")
+            args.extend(value)
+        else:
+            args.append(_evaluate(arg, scope, env, calls, depth))
     if not isinstance(function, _Function) or len(args) != len(function.params):
         raise _RunError("TypeError")
     if depth >= _MAX_DEPTH:
@@ -509,12 +527,13 @@ def _valid_responses(model: TokenLM, prompt: str) -> tuple[list[tuple[Tokens, fl
                 if parse(role, tokens) is not _NOT_PARSED:
                     found.append((tokens, pq))
                 continue
+            if pq < FLOOR:
+                left_out += pq  # an upper bound: some of it could never parse anyway
+                continue
             longer = (*tokens, token)
             if not viable(role, longer):
                 continue
-            if pq < FLOOR:
-                left_out += pq
-            elif len(longer) == MAX_TOKENS:
+            if len(longer) == MAX_TOKENS:
                 if parse(role, longer) is not _NOT_PARSED:
                     found.append((longer, pq))
             else:
@@ -546,6 +565,8 @@ def _global_names(node: Any) -> frozenset[str]:
         return frozenset().union(*(_global_names(item) for item in node[1]))
     if node[0] == "call":
         return _global_names(node[1]).union(*(_global_names(arg) for arg in node[2]))
+    if node[0] in ("pos", "star"):
+        return _global_names(node[1])
     return _global_names(node[1]) | _global_names(node[2])
 
 
@@ -607,6 +628,7 @@ def expected_reward(
 # ------------------------------------------------------------------- MAGRPO
 
 
+# --8<-- [start:advantages]
 def advantages(rewards: Sequence[float], baseline: str = "mean") -> list[float]:
     """Each joint response's advantage against its group (one number per response).
 
@@ -628,6 +650,9 @@ def advantages(rewards: Sequence[float], baseline: str = "mean") -> list[float]:
             return [0.0] * n
         return [c / std for c in centred]
     return centred
+
+
+# --8<-- [end:advantages]
 
 
 @dataclass(frozen=True)
@@ -652,6 +677,7 @@ def _sample_group(
     return group
 
 
+# --8<-- [start:policy-step]
 def _policy_step(
     model: TokenLM, responses: Sequence[tuple[str, Tokens]], adv: Sequence[float], rate: float
 ) -> None:
@@ -677,6 +703,9 @@ def _policy_step(
     for key, row in chosen.items():
         w = weight[key]
         model.add(key, [scale * (r - w * p) for r, p in zip(row, model.probs(key), strict=True)])
+
+
+# --8<-- [end:policy-step]
 
 
 def _update(

@@ -8,6 +8,7 @@ the main agent has seen calls to each name, and the product written out inline.
 It is kept as a Python module so the lab's zip carries it like any other source.
 """
 
+# --8<-- [start:corpus]
 CORPUS = """\
 helper | def area ( w , h ) : return w * h
 helper | def area ( w , h ) : return w * h
@@ -36,3 +37,4 @@ main | return size ( w , h )
 main | return w * h
 main | return w * h
 """
+# --8<-- [end:corpus]

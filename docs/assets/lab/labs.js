@@ -7,6 +7,7 @@ const KINDS = {
   mapping: () => import("./mapping.js"),
   quiz: () => import("./quiz.js"),
   simulation: () => import("./simulation.js"),
+  "language-models": () => import("./language-models.js"),
 };
 
 const mounted = new Map();
