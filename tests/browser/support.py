@@ -6,12 +6,14 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 from xml.etree import ElementTree
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
+from lab.render import render_summary
 from tests.browser.conftest import PageErrors
 from tests.conftest import ROOT, BuiltSite
 
@@ -391,3 +393,13 @@ def consistency_problems(state: dict[str, Any], spec: MappingSpec) -> list[str]:
         if (int(score[1]), int(score[2])) != (correct, len(spec.answer)):
             problems.append(f"the summary says {state['summary']!r} with {correct} correct")
     return problems
+
+
+# ------------------------------------------------------------ simulation
+
+
+def summary_sentences(results: dict[str, Any]) -> list[str]:
+    """What the simulation lab's summary says about ``results`` (lab.render's, under CPython)."""
+    found = re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", render_summary(results))
+    assert found, "a summary"
+    return [unescape(text) for text in found]

@@ -1,10 +1,12 @@
 // The reader's code in a lab: the verifier and prior the build rendered as a
-// read-only code block (lesson_hooks/simulation.py), made editable with the
+// read-only code block (lesson_hooks/simulation_code.py), made editable with the
 // CodeMirror bundle, saved in localStorage, reset, and its errors shown with
 // the reader's traceback. Also the time limit on the reader's code.
 //
 // The bundle is imported only when a page has such a lab; its path is
-// lesson_hooks/runtime.py's EDITOR_BUNDLE, relative to this file.
+// lesson_hooks/paths.py's EDITOR_BUNDLE, relative to this file.
+import { whenNear } from "./idle.js";
+
 const EDITOR_BUNDLE = new URL("../vendor/codemirror/editor.js", import.meta.url);
 
 // Material's palette attribute: "slate" is its dark scheme.
@@ -24,6 +26,7 @@ export class CodePanel {
   #error;
   #observer = null;
   #disposed = false;
+  #stopWaiting;
 
   /** `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page. */
   constructor(root, labId) {
@@ -41,7 +44,8 @@ export class CodePanel {
       element.hidden = false;
     }
     this.#showState();
-    this.#load();
+    // The editor's bundle is large: evaluate it only as the reader nears the code.
+    this.#stopWaiting = whenNear(root, () => this.#load());
   }
 
   /** The code Run sends: the editor's, or the saved edits while the editor loads. */
@@ -94,6 +98,7 @@ export class CodePanel {
 
   dispose() {
     this.#disposed = true;
+    this.#stopWaiting();
     this.#observer?.disconnect();
     this.#editor?.destroy();
   }
