@@ -116,6 +116,7 @@ class StopExperiment(Exception):
     """Raised by a progress callback to end the run early; the results so far are kept."""
 
 
+# --8<-- [start:transition]
 class JointHistory(NamedTuple):
     """Both agents' prompts at one turn: what a centralized policy reads, and a tree node."""
 
@@ -135,6 +136,7 @@ class JointHistory(NamedTuple):
             Observation("helper", turn, i, feedback, self.helper.note),
             Observation("main", turn, j, feedback, self.main.note),
         )
+        # --8<-- [end:transition]
 
 
 def softmax(logits: Sequence[float]) -> list[float]:
