@@ -803,8 +803,17 @@ def summarize(results: Mapping[str, Any]) -> list[str]:
             f"{partners['held_out_mean']:.2f} on average, against "
             f"{partners['held_out_best_mean']:.2f} for the best reply to each."
         )
-    if results.get("stopped"):
-        lines.append(f"Stopped after {results['updates_done']} updates.")
+    at = results.get("stopped_at") if results.get("stopped") else None
+    if at:
+        total = results["params"]["seeds"]
+        if total == 1:
+            lines.append(f"Stopped after {at['update']} updates.")
+        else:
+            done = seeds["count"] if seeds else 0
+            lines.append(
+                f"Stopped in seed {at['seed_index'] + 1} of {total}, after {at['update']} "
+                f"updates; {done} seed{'' if done == 1 else 's'} finished."
+            )
     return lines
 
 
@@ -836,6 +845,7 @@ def run_experiment(
     first: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = []
     stopped = False
+    stopped_at: dict[str, int] | None = None
     for index in range(p.seeds):
         experiment = Experiment(
             p,
@@ -852,6 +862,14 @@ def run_experiment(
             if on_progress is not None and (done % every == 0 or done == total):
                 partial = {**experiment.progress(), "seed_index": index, "seeds": p.seeds}
                 partial["rows"] = list(rows)
+                partial["text"] = f"Training: {done} of {total} updates."
+                if p.seeds > 1:
+                    partial["text"] = (
+                        f"Training seed {index + 1} of {p.seeds}: {done} of {total} updates."
+                    )
+                if index:
+                    # The curves drawn are the first seed's; later seeds only add rows.
+                    del partial["mean_reward"]
                 try:
                     requested = bool(on_progress(done, partial))
                 except StopExperiment:
@@ -866,9 +884,11 @@ def run_experiment(
             rows.append(experiment.outcome())
         if requested:
             stopped = not finished or index < p.seeds - 1
+            stopped_at = {"seed_index": index, "update": experiment.updates_done}
             break
     assert first is not None
     first["stopped"] = first["stopped"] or stopped
+    first["stopped_at"] = stopped_at if first["stopped"] else None
     first["seeds"] = {**seed_statistics(rows), "rows": rows} if rows else None
     first["summary"] = summarize(first)
     return first

@@ -521,3 +521,60 @@ def test_any_valid_parameters_give_plain_probability_data(data: dict[str, Any]) 
     for dist in run["joint_distribution"].values():
         assert math.isclose(math.fsum(p for row in dist for p in row), 1.0)
     assert len(run["episode"]["turns"]) == data["turns"]
+
+
+# --- Many seeds -----------------------------------------------------------------------------
+
+
+def test_seeds_run_one_after_another_from_seed() -> None:
+    run = run_experiment({"seed": 5, "seeds": 3, "updates": 20})
+    assert [r["seed"] for r in run["seeds"]["rows"]] == [5, 6, 7]
+    assert run["seeds"]["count"] == 3
+    # The curves, heatmaps and episode are the first seed's: the same as running it alone.
+    alone = run_experiment({"seed": 5, "updates": 20})
+    for key in ("mean_reward", "expected_reward", "episode", "partners"):
+        assert run[key] == alone[key], key
+    for r in run["seeds"]["rows"]:
+        one = run_experiment({"seed": r["seed"], "updates": 20})
+        assert r["expected_reward"] == one["expected_reward"]
+    stats = run["seeds"]["methods"]["learned"]
+    values = sorted(r["expected_reward"]["learned"] for r in run["seeds"]["rows"])
+    assert (stats["min"], stats["median"], stats["max"]) == (values[0], values[1], values[2])
+
+
+def test_progress_over_seeds_is_worded_by_python_and_stop_keeps_finished_seeds() -> None:
+    seen: list[dict[str, Any]] = []
+
+    def progress(update: int, partial: dict[str, Any]) -> bool:
+        seen.append(partial)
+        return partial["seed_index"] == 1 and update >= 10
+
+    run = run_experiment({"seeds": 4, "updates": 20}, progress, progress_every=5)
+    assert seen[0]["text"] == "Training seed 1 of 4: 5 of 20 updates."
+    # Only the first seed's curves stream: it is the one drawn.
+    assert all(("mean_reward" in p) == (p["seed_index"] == 0) for p in seen)
+    assert run["stopped"] is True
+    assert [r["seed"] for r in run["seeds"]["rows"]] == [0]
+    assert run["summary"][-1] == "Stopped in seed 2 of 4, after 10 updates; 1 seed finished."
+    single: list[str] = []
+    run_experiment({"updates": 20}, lambda u, p: single.append(p["text"]), progress_every=10)
+    assert single == ["Training: 10 of 20 updates.", "Training: 20 of 20 updates."]
+
+
+def test_summary_claims_the_optimum_only_within_two_percent() -> None:
+    run = run_experiment({"seeds": 2})
+    best = run["optimum"]["reward"]
+    for method, line in zip(("prompted", "learned", "centralized"), run["summary"], strict=False):
+        expected = run["expected_reward"][method]
+        assert ("found the best joint response" in line) == (expected >= best * 0.98), line
+        assert f"{expected:.2f}" in line
+    assert run["summary"][3].startswith("Over 2 seeds (0 to 1), the optimum was reached by")
+
+
+def test_two_turn_summary_names_each_turn() -> None:
+    run = run_experiment({"turns": 2, "updates": 30})
+    centralized = run["settled_on"]["centralized"]
+    assert len(centralized["turns"]) == 2
+    line = run["summary"][2]
+    first, second = (t["name"] for t in centralized["turns"])
+    assert f"turn 1 {first}" in line and f"turn 2 {second}" in line

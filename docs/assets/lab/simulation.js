@@ -319,8 +319,11 @@ export default class SimulationLab {
   #onProgress(partial) {
     if (!Number.isInteger(partial.update)) return;
     this.#lastUpdate = partial.update;
-    this.#progress.textContent = `Training: ${partial.update} of ${partial.updates} updates.`;
-    this.#chart.set({ updates: partial.updates, best: this.#best, series: partial.mean_reward });
+    // Python words the progress (it knows about seeds); later seeds leave the curve as drawn.
+    this.#progress.textContent = partial.text;
+    if (partial.mean_reward) {
+      this.#chart.set({ updates: partial.updates, best: this.#best, series: partial.mean_reward });
+    }
   }
 
   /** Put Python's rendered parts (lab.render.render_results) in their [data-lab-html] slots. */
