@@ -1,0 +1,182 @@
+"""The language-model lab as a reader uses it: Step, Run, Stop, refusals, keyboard, axe.
+
+Every number the page shows must be the one CPython computes for the same settings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+from lab.lm import run_language_models, step_language_models
+from tests.browser.support import (
+    BOOT,
+    SCHEMES,
+    KeyboardWalk,
+    axe_violations,
+    duplicate_ids,
+    open_all_details,
+    use_scheme,
+)
+
+LAB = '[data-lab="language-models"]'
+RUN = 120_000  # ms: a run on a busy shared machine
+QUICK = {"updates": "30", "compare_alone": False}
+
+
+def open_lab(page: Page) -> Locator:
+    page.goto("language-models/")
+    lab = page.locator(LAB)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return lab
+
+
+def button(lab: Locator, name: str) -> Locator:
+    return lab.get_by_role("button", name=name, exact=True)
+
+
+def summary(lab: Locator) -> Locator:
+    return lab.locator("[data-lab-summary]")
+
+
+def settle(lab: Locator, **fields: str | bool) -> None:
+    """Fill the form as a reader would: text into fields, ticks into checkboxes."""
+    for name, value in fields.items():
+        control = lab.locator(f'[data-lab-field="{name}"]')
+        if isinstance(value, bool):
+            control.set_checked(value)
+        else:
+            control.fill(value)
+
+
+def test_step_shows_a_group_with_rewards_and_advantages_as_cpython_computes_them(
+    page: Page,
+) -> None:
+    lab = open_lab(page)
+    expect(lab.locator("[data-lab-fallback]")).to_be_hidden()
+    settle(lab, seed="3")
+    for update in (1, 2):
+        button(lab, "Step").click()
+        expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+        step = step_language_models({"seed": 3}, update)
+        expect(lab.get_by_role("heading", name=re.compile(f"^Update {update}:"))).to_be_visible()
+        rows = lab.locator(".lm-group tbody tr")
+        expect(rows).to_have_count(16)
+        shown = step["group"][step["shown"]]
+        expect(rows.nth(step["shown"])).to_have_class("is-shown")
+        expect(rows.nth(step["shown"]).locator("td").nth(3)).to_have_text(f"{shown['reward']:g}")
+        expect(summary(lab)).to_have_text(
+            re.compile(rf"^Update {update}: mean reward {step['mean_reward']:.2f}\. ")
+        )
+        # One advantage tints every token alike; each shows its own probability.
+        tokens = lab.locator(".lm-tokens").first.locator("li")
+        expect(tokens).to_have_count(len(step["sample"]["helper"]))
+        first = step["sample"]["helper"][0]
+        expect(tokens.first).to_contain_text(f"{first['before']:.3f} → {first['after']:.3f}")
+
+
+def test_run_draws_the_curve_and_the_models_and_says_what_cpython_says(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, seed="1", **QUICK)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expected = run_language_models({"seed": 1, "updates": 30, "compare_alone": False})
+    expect(summary(lab)).to_have_text(expected["summary"])
+    chart = lab.locator("svg.lm-chart")
+    expect(chart).to_have_attribute("aria-label", re.compile(r"after 30 of 30 updates"))
+    expect(lab.get_by_role("heading", name="After MAGRPO")).to_be_visible()
+    best = expected["after"]["helper"][0]["code"]
+    expect(lab.locator("[data-lab-models]")).to_contain_text(best)
+
+
+def test_the_defaults_give_the_same_numbers_as_cpython(page: Page) -> None:
+    lab = open_lab(page)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(summary(lab)).to_have_text(run_language_models()["summary"])
+
+
+def test_many_seeds_show_their_distribution(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, seeds="3", **QUICK)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expected = run_language_models({"seeds": 3, "updates": 30, "compare_alone": False})
+    expect(summary(lab)).to_have_text(expected["summary"])
+    seeds = lab.locator("[data-lab-seeds]")
+    expect(seeds.get_by_role("heading", name="Seeds 0 to 2")).to_be_visible()
+    tally = expected["seeds"]["learned"]
+    expect(seeds.locator("tbody tr").first).to_contain_text(
+        f"{tally['optimal']} of {tally['seeds']}"
+    )
+
+
+def test_bad_settings_are_refused_by_python_next_to_their_fields(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, safe_reward="2", group_size="one")
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "invalid", timeout=RUN)
+    expect(summary(lab)).to_have_text("Nothing ran: 2 settings need fixing.")
+    safe = lab.get_by_label("Safe reward", exact=True)
+    expect(safe).to_be_focused()
+    expect(safe).to_have_attribute("aria-invalid", "true")
+    expect(lab.locator('[data-lab-error="safe_reward"]')).to_have_text(
+        'Safe reward must be a number from 0 to 1; got "2".'
+    )
+    expect(lab.locator('[data-lab-error="group_size"]')).to_have_text(
+        'Group size must be a whole number from 2 to 64; got "one".'
+    )
+    settle(lab, safe_reward="0.3", group_size="4", updates="5", compare_alone=False)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(lab.locator('[data-lab-error="safe_reward"]')).to_be_empty()
+    expect(safe).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_stop_ends_a_long_run_and_python_comes_back(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, updates="1000", seeds="50", compare_communication=True)
+    button(lab, "Run").click()
+    expect(lab.locator("[data-lab-progress]")).to_contain_text("Training:", timeout=RUN)
+    stop = button(lab, "Stop")
+    expect(stop).to_be_enabled()
+    stop.click()
+    expect(lab).to_have_attribute("data-lab-run", "stopped")
+    expect(summary(lab)).to_have_text("Stopped. Python was restarted; run again when you like.")
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    settle(lab, updates="5", seeds="1", compare_communication=False, compare_alone=False)
+    button(lab, "Step").click()
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+
+
+def test_keyboard_alone_steps_and_runs(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, **QUICK)
+    lab.get_by_label("Seed", exact=True).focus()
+    walk = KeyboardWalk(page)
+    walk.to(f'{LAB} [data-lab-action="step"]', limit=20)
+    walk.press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+    expect(button(lab, "Step")).to_be_focused()
+    walk.press("Shift+Tab")
+    walk.press("Enter")  # Run
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(button(lab, "Run")).to_be_focused()
+
+
+def test_the_lab_after_step_and_run_has_no_accessibility_violations(page: Page) -> None:
+    lab = open_lab(page)
+    settle(lab, seeds="2", **QUICK)
+    button(lab, "Step").click()
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    open_all_details(page)
+    problems: list[str] = []
+    for scheme in SCHEMES:
+        use_scheme(page, scheme)
+        problems += axe_violations(page, f"language-models/ after Step and Run ({scheme})")
+    problems += [f"id {i} is not unique" for i in duplicate_ids(page)]
+    assert not problems, "\n".join(problems)
