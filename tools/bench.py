@@ -203,6 +203,19 @@ SIMULATION_CASES = (
 )
 
 
+#: The language-model lab's runs (lab/lm.py): a default run within 0.5 s in the browser,
+#: 20 seeds (MAGRPO only, no comparisons) within 6 s.
+LANGUAGE_MODEL_CASES = (
+    ("default language-model run", {}, 0.5),
+    ("20 language-model seeds, MAGRPO only", {"seeds": 20, "compare_alone": False}, 6.0),
+)
+
+
+def language_model_rows(browser, url, runs, out) -> list[Row]:
+    """The language-model lab's rows, kept apart from the rest of the benchmark."""
+    return runtime_rows(browser, url, runs, out, "run_language_models", LANGUAGE_MODEL_CASES)
+
+
 def runtime_rows(browser, url, runs, out, call: str, cases) -> list[Row]:
     """Each case of the lab ``call``, in the browser's worker and in CPython, side by side.
 
@@ -350,6 +363,7 @@ def browser_rows(browser, url, plain_url, runs, out, tmp_path, p) -> list[Row]:
     )
 
     rows += runtime_rows(browser, url, runs, out, "run_simulation", SIMULATION_CASES)
+    rows += language_model_rows(browser, url, runs, out)
 
     # On loopback the download is free and the boot is all CPU, so the revisit is
     # also measured on a link like a reader's (20 Mbit/s, 40 ms round trip).
