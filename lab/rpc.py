@@ -18,6 +18,7 @@ from lab.quiz import check_quiz
 from lab.render import render_output, render_results
 from lab.sim import run_experiment
 from lab.sim_params import ParamError, validate_params
+from lab.tasks import task_outcome
 from lab.user_code import last_output, run_with_code
 
 Progress = Callable[[dict[str, Any]], None]
@@ -95,6 +96,11 @@ def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return result
 
 
+def _task_outcome(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """``{"task", "choice", "result"}``: the reader's prediction against their run (lab.tasks)."""
+    return task_outcome(args["task"], args["choice"], args["result"])
+
+
 def _code_output(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     """What the reader's code printed in its latest run (one that failed too), as HTML."""
     return {"html": render_output(last_output())}
@@ -107,6 +113,7 @@ CALLS: dict[str, Call] = {
     "run_simulation": _run_simulation,
     "check_params": _check_params,
     "code_output": _code_output,
+    "task_outcome": _task_outcome,
     **LM_CALLS,
 }
 

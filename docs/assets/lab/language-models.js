@@ -8,6 +8,7 @@
 // the build uses. Stop replaces the worker (getRuntime().stop): nothing else
 // can interrupt Python on a static host.
 import { getRuntime, StoppedError } from "./client.js";
+import { announceRunEnd, answerRunRequests } from "./run-request.js";
 import { mountLabStatus } from "./status.js";
 
 // Where a run stands, on the lab's data-lab-run (tests and styles wait on it).
@@ -160,6 +161,11 @@ export default class LanguageModelsLab {
     );
     this.#buttons.step.addEventListener("click", () => this.#step(), { signal });
     this.#buttons.stop.addEventListener("click", () => this.#halt(), { signal });
+    // A guided task (tasks.js) may set the form and run it; see run-request.js.
+    answerRunRequests(root, signal, {
+      busy: () => this.#running !== null,
+      run: () => this.#run(),
+    });
     this.#setRun(Run.IDLE);
     root.dataset.labEnhanced = "";
   }
@@ -216,7 +222,10 @@ export default class LanguageModelsLab {
       Run.RUNNING,
       onProgress,
     );
-    if (!result) return;
+    if (!result) {
+      announceRunEnd(this.#root, this.#root.dataset.labRun);
+      return;
+    }
     const p = result.params;
     this.#curve.hidden = false;
     drawCurve(this.#plot, result.curve, p.updates, p.safe_reward);
@@ -228,6 +237,7 @@ export default class LanguageModelsLab {
     this.#seeds.hidden = !result.html.seeds;
     this.#setRun(Run.DONE);
     this.#summary.textContent = result.summary;
+    announceRunEnd(this.#root, Run.DONE, result);
   }
 
   #onProgress(partial, params) {

@@ -15,6 +15,7 @@
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime, StoppedError } from "./client.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
+import { announceRunEnd, answerRunRequests } from "./run-request.js";
 import { CurveChart } from "./simulation-curve.js";
 import { mountLabStatus } from "./status.js";
 
@@ -125,6 +126,11 @@ export default class SimulationLab {
       { signal },
     );
     this.#stop.addEventListener("click", () => this.#halt("Stopped.", Cause.STOP), { signal });
+    // A guided task (tasks.js) may set the form and run it; see run-request.js.
+    answerRunRequests(root, signal, {
+      busy: () => this.#running !== null,
+      run: () => this.#start(),
+    });
     this.#form.addEventListener("change", () => this.#showUsedFields(), { signal });
     // Once a field has been refused, say as soon as its new value is fine.
     this.#form.addEventListener("input", (event) => this.#recheck(event.target), { signal });
@@ -269,6 +275,7 @@ export default class SimulationLab {
         this.#onProgress(partial);
       }
     };
+    let result = null;
     try {
       const verdict = await this.#check(this.#read());
       if (this.#running !== token) return;
@@ -291,7 +298,7 @@ export default class SimulationLab {
       this.#progress.textContent = `Training: 0 of ${params.updates} updates.`;
       this.#chart.set({ updates: params.updates, best: this.#best, series: {} });
       const args = { params, code: this.#code.code, render: this.#prefix };
-      const result = await getRuntime().call("run_simulation", args, { onProgress });
+      result = await getRuntime().call("run_simulation", args, { onProgress });
       if (this.#running !== token) return;
       this.#finish(result);
     } catch (err) {
@@ -302,6 +309,13 @@ export default class SimulationLab {
       if (this.#running === token) {
         this.#running = null;
         this.#root.dataset.labInCode = "false";
+      }
+      if (!this.#abort.signal.aborted) {
+        announceRunEnd(
+          this.#root,
+          this.#root.dataset.labRun,
+          this.#root.dataset.labRun === Run.DONE ? result : null,
+        );
       }
     }
   }
