@@ -64,6 +64,8 @@ BROKEN, INLINE, CALL = "broken", "inline", "call"
 #: Responses less likely than this are left out of the exact sums; their mass is reported.
 FLOOR = 1e-5
 _START = -1
+#: Previous tokens (-1 to END) as one small int, a * _SPAN + b, in TokenLM.generate.
+_SPAN = len(VOCAB) + 1
 _INDEX = {word: i for i, word in enumerate(VOCAB)}
 
 Tokens = tuple[int, ...]
@@ -153,6 +155,7 @@ class TokenLM:
         self._base = _PRETRAINED if base is None else base
         self._own: dict[Key, list[float]] = {}
         self._probs: dict[Key, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+        self._cumulative: dict[str, dict[int, tuple[float, ...]]] = {}
 
     def copy(self) -> TokenLM:
         other = TokenLM(self._base)
@@ -187,13 +190,17 @@ class TokenLM:
 
     def generate(self, prompt: str, rng: random.Random) -> Tokens:
         """Sample a response token by token, until the end token or MAX_TOKENS."""
+        # The hot loop of training: contexts by small int per prompt, not by tuple.
+        table = self._cumulative.get(prompt)
+        if table is None:
+            table = self._cumulative[prompt] = {}
+        draw = rng.random
         out: list[int] = []
-        a, b = _START, _START
-        cached, draw = self._probs, rng.random
+        a = b = _START
         for _ in range(MAX_TOKENS):
-            key = (prompt, a, b)
-            entry = cached.get(key) or self._cached(key)
-            cumulative = entry[1]
+            cumulative = table.get(a * _SPAN + b)
+            if cumulative is None:
+                cumulative = table[a * _SPAN + b] = self._cached((prompt, a, b))[1]
             # u < the last cumulative sum, so the index is at most END.
             token = bisect_right(cumulative, draw() * cumulative[-1])
             if token == END:
@@ -219,6 +226,7 @@ class TokenLM:
         for j, d in enumerate(delta):
             row[j] += d
         self._probs.pop(key, None)
+        self._cumulative.get(key[0], {}).pop(key[1] * _SPAN + key[2], None)
 
     def most_likely(self, prompt: str, k: int = 1) -> list[tuple[Tokens, float]]:
         """The ``k`` most probable whole responses, best first (best-first search)."""
