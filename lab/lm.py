@@ -29,6 +29,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from lab.lm_corpus import CORPUS
@@ -176,12 +177,8 @@ class TokenLM:
             top = max(logits)
             exps = [math.exp(x - top) for x in logits]
             total = math.fsum(exps)
-            probs = tuple(e / total for e in exps)
-            cumulative, acc = [], 0.0
-            for p in probs:
-                acc += p
-                cumulative.append(acc)
-            cached = self._probs[key] = (probs, tuple(cumulative))
+            probs = tuple([e / total for e in exps])
+            cached = self._probs[key] = (probs, tuple(accumulate(probs)))
         return cached
 
     def probs(self, key: Key) -> tuple[float, ...]:
