@@ -1,9 +1,7 @@
 // The status line every lab shows, and the lazy start of the tab's Python.
 import { downloadBytes, getRuntime, State, savingData } from "./client.js";
+import { whenNear } from "./idle.js";
 
-// Start early enough that Python is ready by the time the reader acts.
-const NEAR_VIEWPORT = "600px 0px";
-const FIRST_TOUCH = ["pointerdown", "focusin", "keydown"];
 // A download quicker than this needs no progress bar (it would only flash).
 const SHOW_PROGRESS_AFTER_MS = 500;
 
@@ -130,24 +128,14 @@ export function mountLabStatus(root) {
     progress.update(state === State.LOADING ? download : null);
   });
 
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect();
-        start();
-      }
-    },
-    { rootMargin: NEAR_VIEWPORT },
-  );
-  observer.observe(root);
-  const touched = automatic ? FIRST_TOUCH : [];
-  for (const type of touched) root.addEventListener(type, start, { once: true });
+  // Started early enough that Python is ready by the time the reader acts;
+  // when saving data, touching the lab only offers the start.
+  const stopWaiting = whenNear(root, start, { touch: automatic });
 
   return {
     dispose() {
-      observer.disconnect();
+      stopWaiting();
       unsubscribe();
-      for (const type of touched) root.removeEventListener(type, start);
       retry.remove();
       progress.remove();
       offer.button.remove();
