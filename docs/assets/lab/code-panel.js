@@ -7,8 +7,6 @@
 // lesson_hooks/paths.py's EDITOR_BUNDLE, relative to this file.
 import { whenNear } from "./idle.js";
 
-import { whenNear } from "./idle.js";
-
 const EDITOR_BUNDLE = new URL("../vendor/codemirror/editor.js", import.meta.url);
 
 // Material's palette attribute: "slate" is its dark scheme.
@@ -28,7 +26,6 @@ export class CodePanel {
   #error;
   #observer = null;
   #disposed = false;
-  #stopWaiting;
   #stopWaiting;
 
   /** `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page. */
@@ -101,7 +98,6 @@ export class CodePanel {
 
   dispose() {
     this.#disposed = true;
-    this.#stopWaiting();
     this.#stopWaiting();
     this.#observer?.disconnect();
     this.#editor?.destroy();
