@@ -8,6 +8,7 @@ const KINDS = {
   quiz: () => import("./quiz.js"),
   simulation: () => import("./simulation.js"),
   "language-models": () => import("./language-models.js"),
+  task: () => import("./tasks.js"),
 };
 
 const mounted = new Map();
