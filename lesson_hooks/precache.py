@@ -11,7 +11,8 @@ page side is ``docs/assets/offline/offline.js``.
 Each entry has a group: ``lab`` (the Pyodide runtime, ~13 MB) is cached once
 the lab has run, so readers who never reach a lab never download Python;
 ``on-use`` (Material's search language packs, fetched only for non-English
-search) is cached when first fetched; ``site`` (everything else) is precached
+search, and the Python memory snapshot, which readers saving data never fetch)
+is cached when first fetched; ``site`` (everything else) is precached
 when the worker installs.
 
 No service worker runs under ``mkdocs serve`` (a cached preview would hide
@@ -38,6 +39,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
 from lesson_hooks.paths import EDITOR_BUNDLE, VENDOR_DIR
+from lesson_hooks.snapshot import FILE_PREFIX as SNAPSHOT_PREFIX
 
 log = logging.getLogger("mkdocs.hooks.precache")
 
@@ -102,6 +104,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def entry_group(url: str) -> Group:
+    if url.startswith(f"{VENDOR_DIR}/") and PurePosixPath(url).name.startswith(SNAPSHOT_PREFIX):
+        return "on-use"
     if url.startswith(LAB_GROUP):
         return "lab"
     return "on-use" if url.startswith(ON_USE_GROUP) else "site"

@@ -34,6 +34,8 @@ from lesson_hooks.paths import CACHE_DIR, HOOKS, NODE_PYODIDE
 SCRIPT = HOOKS / "make_snapshot.mjs"
 SNAPSHOT_CACHE = CACHE_DIR / "lesson-snapshot"
 TIMEOUT = 300  # seconds; a snapshot takes about 5 on a busy 2-core machine
+#: Snapshot files are named ``snapshot-<content hash>.bin`` beside the runtime.
+FILE_PREFIX = "snapshot-"
 _BUILD_ID = re.compile(r'BUILD_ID:"([0-9a-f]{16,})"')
 _KEEP = 3  # cached snapshots (a live edit of lab/ makes one per archive)
 
@@ -85,7 +87,7 @@ def make_snapshot(
         _make(key, archive, node_pyodide, script, cached, meta)
     info = json.loads(meta.read_text(encoding="utf-8"))
     return Snapshot(
-        name=f"snapshot-{info['sha256'][:12]}.bin",
+        name=f"{FILE_PREFIX}{info['sha256'][:12]}.bin",
         path=cached,
         key=key,
         size=cached.stat().st_size,

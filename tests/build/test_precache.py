@@ -67,11 +67,14 @@ def test_pages_search_and_theme_are_precached_and_python_once_the_lab_runs(
         assert (listed[name]["group"], listed[name]["immutable"]) == ("site", False), name
     assert listed[f"assets/lab/{archive}"]["immutable"] is True
     assert listed[f"assets/lab/{archive}"]["group"] == "site"
-    # The runtime, and the Python snapshot beside it, download only once the lab runs.
+    # The runtime downloads only once the lab runs, under its version's folder.
     version = runtime["pyodide"]["version"]
-    for name in (*RUNTIME_FILES, runtime["snapshot"]["file"]):
+    for name in RUNTIME_FILES:
         entry = listed[f"{VENDOR_DIR}/{version}/{name}"]
         assert (entry["group"], entry["immutable"]) == ("lab", True), name
+    # The Python snapshot only if it was used: a reader saving data never fetches it.
+    entry = listed[f"{VENDOR_DIR}/{version}/{runtime['snapshot']['file']}"]
+    assert (entry["group"], entry["immutable"]) == ("on-use", True)
     bundles = [name for name in listed if re.search(r"bundle\.[0-9a-f]{8}\.min\.js$", name)]
     assert bundles and all(listed[name]["immutable"] for name in bundles)
     # Material's search language packs: an English site never fetches them.
