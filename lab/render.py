@@ -581,7 +581,9 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------- many seeds
 
 #: The strip chart's size in SVG units: one row per method.
-_SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 34, 12, 12
+_SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 40, 14, 14
+#: Seeds closer than this (in SVG units) share a dot.
+_SEEDS_SPOT = 16
 
 
 def render_seeds(result: Mapping[str, Any]) -> str:
@@ -633,24 +635,50 @@ def render_seeds(result: Mapping[str, Any]) -> str:
                 },
             )
         )
-        # Seeds with the same value stack upwards, so that every seed stays visible.
-        stacked: dict[str, int] = {}
+        parts.append(
+            _text(
+                "text",
+                labels[m],
+                class_="lab-sim__seeds-label",
+                x=f"{_SEEDS_LEFT}",
+                y=f"{y - 9:.1f}",
+            )
+        )
+        # Seeds that land on the same spot share one dot, labelled with how many they are.
+        spots: dict[int, list[tuple[int, float]]] = {}
         for r in rows:
             v = r["expected_reward"][m]
-            key = f"{x(v):.0f}"
-            n = stacked[key] = stacked.get(key, 0) + 1
+            spots.setdefault(round(x(v) / _SEEDS_SPOT), []).append((r["seed"], v))
+        for spot in spots.values():
+            cx = x(math.fsum(v for _, v in spot) / len(spot))
+            seeds_here = ", ".join(str(seed) for seed, _ in spot)
+            values_here = sorted({format_reward(v) for _, v in spot})
+            title = (
+                f"{labels[m]}: {' to '.join(values_here[:: max(1, len(values_here) - 1)])} "
+                f"(seed{'s' if len(spot) > 1 else ''} {seeds_here})"
+            )
             parts.append(
                 _el(
                     "circle",
                     {
                         "class": f"lab-sim__dot lab-sim__dot--{m}",
-                        "cx": f"{x(v):.1f}",
-                        "cy": f"{y - (n - 1) * 3.2:.1f}",
-                        "r": "4",
+                        "cx": f"{cx:.1f}",
+                        "cy": f"{y:.1f}",
+                        "r": f"{min(4 + 1.2 * (len(spot) - 1) ** 0.5 * 2, 11):.1f}",
                     },
-                    _text("title", f"{labels[m]}, seed {r['seed']}: {format_reward(v)}"),
+                    _text("title", title),
                 )
             )
+            if len(spot) > 1:
+                parts.append(
+                    _text(
+                        "text",
+                        f"\u00d7{len(spot)}",
+                        class_="lab-sim__seeds-count",
+                        x=f"{cx:.1f}",
+                        y=f"{y - 13:.1f}",
+                    )
+                )
     for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best}):
         parts.append(
             _text(
@@ -690,7 +718,10 @@ def render_seeds(result: Mapping[str, Any]) -> str:
             _el(
                 "th",
                 {"scope": "row"},
-                _el("span", {"class": f"lab-sim__key lab-sim__key--{m}", "aria-hidden": "true"}),
+                _el(
+                    "span",
+                    {"class": f"lab-sim__dot-key lab-sim__dot-key--{m}", "aria-hidden": "true"},
+                ),
                 escape(labels[m]),
             ),
             _text("td", f"{seeds['methods'][m]['reached_optimum']} of {count}"),
@@ -716,7 +747,8 @@ def _seeds_caption(result: Mapping[str, Any]) -> str:
     tolerance = result.get("optimum", {}).get("tolerance", 0.02)
     which = f"seed {first}" if count == 1 else f"seeds {first} to {first + count - 1}"
     return (
-        f"Expected episode reward of each method's final policy, for {which}: one dot per seed. "
+        f"Expected episode reward of each method's final policy, for {which}: seeds that end "
+        "in the same place share a dot, marked with how many they are. "
         f"The dashed line is the best possible, {format_reward(result['optimum']['reward'])}; "
         f"a seed reached it when it ends within {tolerance:.0%} of it. Raise Seeds to see how "
         "often a result happens, not just whether it can."

@@ -64,6 +64,7 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
     "discount": {
         "label": "Discount",
         "kind": "number",
+        "used_when": {"turns": [2]},
         "default": 1.0,
         "min": 0.0,
         "max": 1.0,
@@ -215,12 +216,14 @@ def _parse(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         errors["turns"] = f"Turns must be 1 or 2; got {_shown(get('turns'))}."
     values["turns"] = turns
 
-    discount = _as_number(get("discount"))
-    if discount is None or not 0 <= discount <= 1:
-        errors["discount"] = (
-            f"Discount must be a number from 0 to 1; got {_shown(get('discount'))}."
-        )
-    values["discount"] = discount
+    values["discount"] = PARAM_SPEC["discount"]["default"]
+    if turns == 2:  # one turn has nothing to discount
+        discount = _as_number(get("discount"))
+        if discount is None or not 0 <= discount <= 1:
+            errors["discount"] = (
+                f"Discount must be a number from 0 to 1; got {_shown(get('discount'))}."
+            )
+        values["discount"] = discount
 
     advantage = get("advantage")
     baseline = advantage.strip().lower() if isinstance(advantage, str) else None

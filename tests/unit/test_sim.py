@@ -578,3 +578,17 @@ def test_two_turn_summary_names_each_turn() -> None:
     line = run["summary"][2]
     first, second = (t["name"] for t in centralized["turns"])
     assert f"turn 1 {first}" in line and f"turn 2 {second}" in line
+
+
+def test_new_fields_are_refused_with_reasons() -> None:
+    with pytest.raises(ParamError) as err:
+        validate_params({"advantage": "median", "seeds": 0, "turns": 2, "discount": 1.5})
+    fields = err.value.fields
+    assert fields["advantage"] == (
+        'Baseline must be one of mean, normalized, leave_one_out, max; got "median".'
+    )
+    assert fields["seeds"] == "Seeds must be a whole number from 1 to 50; got 0."
+    assert fields["discount"] == "Discount must be a number from 0 to 1; got 1.5."
+    # With one turn there is nothing to discount: the field is not used, so not checked.
+    assert validate_params({"discount": 7}).discount == 1.0
+    assert validate_params({"turns": 2, "discount": "0.5"}).discount == 0.5

@@ -353,8 +353,9 @@ def test_percentages_never_round_to_certainty(p: float, text: str) -> None:
 def test_describe_params_names_every_used_setting_as_the_form_does() -> None:
     params = validate_params({"table": "penalty", "penalty_k": -2.5, "turns": 2}).to_json()
     text = describe_params(params)
-    assert text.startswith("reward table: Penalty game; penalty k: -2.5; turns: 2; ")
-    assert "updates: 200; group size: 32; learning rate: 1; seed: 0" in text
+    assert text.startswith("reward table: Penalty game; penalty k: -2.5; turns: 2; discount: 1; ")
+    assert "updates: 200; group size: 32; learning rate: 0.2; seed: 0" in text
+    assert "discount" not in describe_params(validate_params({}).to_json())  # one turn
     assert "custom table" not in text  # a setting this table does not use
 
 
