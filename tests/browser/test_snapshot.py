@@ -122,3 +122,39 @@ def test_a_stale_snapshot_is_noticed_after_restoring_it(page: Page) -> None:
     page.route("**/assets/lab/runtime.json", stale)
     open_lab(page)
     assert page.evaluate(BOOTED_FROM) == ["boot", "still works"]
+
+
+def test_a_tab_left_open_across_an_upgrade_restarts_from_the_new_runtime(
+    page: Page, site: BuiltSite
+) -> None:
+    """Each Pyodide version has its own folder: a deploy never changes a file a tab uses."""
+    runtime = json.loads((site.dir / "assets/lab/runtime.json").read_text(encoding="utf-8"))
+    old = runtime["pyodide"]["version"]
+    open_lab(page)
+
+    # The deploy: runtime.json names the next version's folder; the old one is gone.
+    def upgraded(route: Route) -> None:
+        manifest = route.fetch().json()
+        manifest["pyodide"]["indexURL"] = manifest["pyodide"]["indexURL"].replace(old, "999.0.0")
+        route.fulfill(json=manifest)
+
+    def new_folder(route: Route) -> None:
+        name = route.request.url.rsplit("/", 1)[-1]
+        route.fulfill(path=site.dir / "assets/vendor/pyodide" / old / name)
+
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url))
+    page.route("**/assets/lab/runtime.json", upgraded)
+    page.route("**/assets/vendor/pyodide/999.0.0/*", new_folder)
+    page.route(f"**/assets/vendor/pyodide/{old}/*", lambda route: route.fulfill(status=404))
+
+    page.evaluate("""async () => {
+      const {getRuntime} = await import(new URL("assets/lab/client.js", __md_scope));
+      await getRuntime().stop("Stopped.");
+    }""")
+    lab = page.locator(MAPPING)
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    expect(lab.get_by_role("button", name="Retry")).to_be_hidden()
+    assert page.evaluate(BOOTED_FROM) == ["snapshot", "still works"]
+    assert any("/999.0.0/" in url for url in seen)
+    assert not any(f"/pyodide/{old}/" in url for url in seen)
