@@ -1,0 +1,71 @@
+"""Every guided task on every page: its explanation's answer is what the model does.
+
+The tasks are found by parsing the pages' ```lab-task blocks (lesson_hooks.tasks),
+so a new task is tested with no change here. For each, the lab runs with the
+task's settings, as the reader's Run this experiment does, and the option the
+explanation calls right must be the only one the result satisfies; then the same
+over seeds 0-19: one run of 20 seeds, or, for a task about a single seed, each
+of seeds 0 to 19 on its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lab.tasks import matching_options, run_task, task_outcome
+from lesson_hooks.tasks import FENCE_INFO, Task, parse_page
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SEEDS = 20  # seeds 0-19
+
+
+def _tasks() -> list[Task]:
+    tasks = []
+    for page in sorted(DOCS.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if FENCE_INFO in text:
+            tasks.extend(parse_page(text, f"docs/{page.relative_to(DOCS).as_posix()}"))
+    return tasks
+
+
+TASKS = _tasks()
+
+
+def test_the_pages_have_their_tasks() -> None:
+    labs = [task.lab for task in TASKS]
+    assert labs.count("simulation") >= 5
+    assert labs.count("language-models") >= 2
+
+
+def _only_the_right_option(task: Task, result: dict, where: str) -> None:
+    matched = matching_options(task.spec, result)
+    right = task.options[task.answer].text
+    assert matched == [task.answer], (
+        f"{task.path}:{task.line}: {task.id} {where}: the explanation calls {right!r} right, "
+        f"but the result satisfies {[task.options[i].text for i in matched]}"
+    )
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_the_tasks_answer_is_what_the_model_does_at_its_settings(task: Task) -> None:
+    result = run_task(task.spec)
+    _only_the_right_option(task, result, "at its settings")
+    for choice in range(len(task.options)):
+        outcome = task_outcome(task.spec, choice, result)
+        assert outcome["text"].startswith("You predicted \u201c")
+        assert outcome["right"] == (choice == task.answer)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_the_tasks_answer_holds_over_seeds_0_to_19(task: Task) -> None:
+    params = task.params
+    if params["seeds"] == 1:
+        for seed in range(SEEDS):
+            _only_the_right_option(task, run_task(task.spec, seed=seed), f"with seed {seed}")
+    elif (params["seed"], params["seeds"]) != (0, SEEDS):
+        result = run_task(task.spec, seed=0, seeds=SEEDS)
+        _only_the_right_option(task, result, f"over seeds 0-{SEEDS - 1}")
+    else:
+        assert params["seed"] == 0  # the run at its settings (the test above) covers seeds 0-19
