@@ -339,7 +339,7 @@ def render_output(output: Mapping[str, Any] | None) -> str:
         _text("p", f"Your code printed{note}:"),
         _el(
             "pre",
-            {"class": "lab-sim__printed no-copy", "tabindex": "0"},
+            {"class": "lab-sim__printed no-copy"},
             _text("code", str(output.get("text", "")).rstrip()),
         ),
     )
