@@ -1,0 +1,82 @@
+"""The built language-model page: its lab, its links, and a bad fence failing at its line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from html import escape
+from pathlib import Path
+
+import pytest
+
+from lab.lm import step_language_models
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
+
+PROJECT = (
+    "mkdocs.yml",
+    "docs",
+    "overrides",
+    "lesson_hooks",
+    "lab",
+    "package-lock.json",
+    "includes",
+)
+PAGE = "docs/language-models.md"
+
+
+def test_the_page_has_the_lab_its_stylesheet_and_the_first_update(site: BuiltSite) -> None:
+    html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
+    assert html.count('data-lab="language-models"') == 1
+    assert 'href="../assets/lab/language-models.css"' in html
+    assert (site.dir / "assets" / "lab" / "language-models.css").is_file()
+    for joint in step_language_models({}, 1)["group"]:
+        assert f"<code>{escape(joint['main'])}</code>" in html or not joint["main"]
+    # The corpus is shown from the file itself.
+    assert "helper | def area ( w , h ) : return w * h" in html
+
+
+def test_the_lab_zip_carries_the_models_and_their_corpus(site: BuiltSite) -> None:
+    runtime = json.loads((site.dir / "assets" / "lab" / "runtime.json").read_text())
+    with zipfile.ZipFile(site.dir / "assets" / "lab" / runtime["archive"]) as archive:
+        names = set(archive.namelist())
+    assert {"lab/lm.py", "lab/lm_corpus.py", "lab/lm_params.py", "lab/lm_render.py"} <= names
+
+
+def test_the_lesson_and_the_simulation_page_link_to_it(site: BuiltSite) -> None:
+    for page in ("lesson", "simulation"):
+        html = (site.dir / page / "index.html").read_text(encoding="utf-8")
+        assert 'href="../language-models/' in html, page
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    copy = tmp_path / "project"
+    copy.mkdir()
+    for name in PROJECT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif source.exists():
+            shutil.copy2(source, copy / name)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    return copy
+
+
+def test_a_bad_default_fails_the_build_at_its_line(project: Path) -> None:
+    page = project / PAGE
+    source = page.read_text(encoding="utf-8")
+    assert source.count("```lab-language-models\n```") == 1
+    page.write_text(
+        source.replace(
+            "```lab-language-models\n```",
+            "```lab-language-models\ndefaults:\n  group_size: 1\n```",
+        )
+    )
+    line = page.read_text().split("\n").index("  group_size: 1") + 1
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+    assert result.returncode != 0
+    assert (
+        f"{PAGE}:{line}: `defaults`: group_size: Group size must be a whole number from 2 to 64; "
+        "got 1." in result.stdout + result.stderr
+    )
