@@ -111,12 +111,13 @@ SETTLED = """() => document.getAnimations().every(
 )"""
 
 
-def axe_violations(page: Page, where: str) -> list[str]:
-    """The whole page's axe-core violations: one entry per rule, naming every element."""
+def axe_violations(page: Page, where: str, include: list[str] | None = None) -> list[str]:
+    """The page's axe-core violations (only inside the ``include`` selectors, if given):
+    one entry per rule, naming every element."""
     # Colours are only what a reader sees once Material's fades and palette
     # transitions have finished; endless animations (spinners) never do.
     page.wait_for_function(SETTLED)
-    results = _axe().run(page)
+    results = _axe().run(page, context={"include": include} if include else None)
     found: list[str] = []
     for violation in results.response["violations"]:
         nodes = violation["nodes"]

@@ -1,0 +1,155 @@
+"""Guided tasks: predict, run through the page's lab, read the outcome Python words from it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from lab.tasks import run_task, task_outcome
+from lesson_hooks.tasks import Task, parse_page
+from tests.browser.support import BOOT, PHONE, SIMULATION, axe_violations, watch
+from tests.conftest import ROOT, BuiltSite
+
+RUN = 180_000  # ms: 20 seeds in Pyodide on a busy 2-core machine, after the boot
+PAGE = "docs/simulation.md"
+TASKS = {t.id: t for t in parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)}
+
+
+def plain(text: str) -> str:
+    """An option's text as the page shows it (Markdown's backticks and stars rendered away)."""
+    return re.sub(r"[`*]", "", text)
+
+
+@cache
+def cpython_outcome(task_id: str, choice: int) -> str:
+    """What CPython's lab.tasks says for the same settings and prediction."""
+    task = TASKS[task_id]
+    return task_outcome(task.spec, choice, run_task(task.spec))["text"]
+
+
+def open_task(page: Page, task_id: str) -> Locator:
+    """The task, scrolled into view, with its lab ready to run."""
+    page.goto("simulation/")
+    lab = page.locator(SIMULATION)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    task = page.locator(f'[data-lab-task="{task_id}"]')
+    expect(task).to_have_attribute("data-lab-enhanced", "")
+    task.scroll_into_view_if_needed()
+    return task
+
+
+def radio(task: Locator, t: Task, index: int) -> Locator:
+    return task.get_by_role("radio", name=plain(t.options[index].text), exact=True)
+
+
+def run_button(task: Locator) -> Locator:
+    return task.get_by_role("button", name="Run this experiment", exact=True)
+
+
+def expect_outcome(task: Locator, task_id: str, choice: int) -> None:
+    expect(task).to_have_attribute("data-lab-task-state", "done", timeout=RUN)
+    expect(task.locator("[data-lab-task-outcome]")).to_have_text(cpython_outcome(task_id, choice))
+    expect(task.locator("details[data-lab-task-explanation]")).to_have_attribute("open", "")
+
+
+def test_by_mouse_the_outcome_is_cpythons_and_the_lab_holds_the_settings(page: Page) -> None:
+    t = TASKS["noisy-partner"]
+    task = open_task(page, t.id)
+    radio(task, t, t.answer).click()
+    run_button(task).click()
+    expect_outcome(task, t.id, t.answer)
+    assert cpython_outcome(t.id, t.answer).endswith("Your prediction holds.")
+    expect(task.locator(f'[data-lab-task-option="{t.answer}"]')).to_have_attribute(
+        "data-lab-task-happened", ""
+    )
+    lab = page.locator(SIMULATION)
+    expect(lab).to_have_attribute("data-lab-run", "done")
+    expect(lab.locator('[data-lab-field="seeds"]')).to_have_value("1")
+    # The reader's prediction is kept.
+    page.reload()
+    task = page.locator(f'[data-lab-task="{t.id}"]')
+    expect(task).to_have_attribute("data-lab-enhanced", "")
+    expect(radio(task, t, t.answer)).to_be_checked()
+
+
+def test_by_keyboard_a_wrong_prediction_is_told_what_happened(page: Page) -> None:
+    t = TASKS["penalty-free"]
+    task = open_task(page, t.id)
+    wrong = next(i for i in range(len(t.options)) if i != t.answer)
+    radio(task, t, 0).focus()
+    page.keyboard.press("Space")
+    for _ in range(wrong):
+        page.keyboard.press("ArrowDown")
+    expect(radio(task, t, wrong)).to_be_checked()
+    page.keyboard.press("Tab")
+    expect(run_button(task)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(task).to_have_attribute("data-lab-task-state", "running")
+    expect_outcome(task, t.id, wrong)
+    assert "What happened is" in cpython_outcome(t.id, wrong)
+    # The lab's controls show the experiment's settings, for the reader to vary.
+    lab = page.locator(SIMULATION)
+    expect(lab.locator('[data-lab-field="table"]')).to_have_value("penalty")
+    expect(lab.locator('[data-lab-field="penalty_k"]')).to_be_visible()
+    expect(lab.locator('[data-lab-field="penalty_k"]')).to_have_value("0")
+    expect(lab.locator('[data-lab-field="seeds"]')).to_have_value("20")
+    # The tasks and the lab they ran (the whole page is test_quality's).
+    where = "simulation/ after a task"
+    assert axe_violations(page, where, [".lab-task", SIMULATION]) == []
+
+
+def test_without_a_prediction_nothing_runs(page: Page) -> None:
+    t = TASKS["climbing-defaults"]
+    task = open_task(page, t.id)
+    run_button(task).click()
+    expect(task.locator("[data-lab-task-status]")).to_have_text(
+        "Make your prediction first: choose one of the answers above."
+    )
+    expect(radio(task, t, 0)).to_be_focused()
+    expect(task).to_have_attribute("data-lab-task-state", "idle")
+    expect(page.locator(SIMULATION)).not_to_have_attribute("data-lab-run", "running")
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    context = browser.new_context(
+        **browser_context_args, viewport=PHONE, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    yield page
+    context.close()
+    assert not errors.unexpected(), "\n".join(errors.unexpected())
+
+
+def test_by_touch_on_a_phone(phone: Page) -> None:
+    t = TASKS["noisy-partner"]
+    task = open_task(phone, t.id)
+    radio(task, t, 0).tap()
+    run_button(task).tap()
+    expect_outcome(task, t.id, 0)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_without_javascript_question_options_and_explanation_read(
+    browser: Browser, site: BuiltSite
+) -> None:
+    context = browser.new_context(java_script_enabled=False, base_url=site.url)
+    page = context.new_page()
+    page.goto("simulation/")
+    for t in TASKS.values():
+        task = page.locator(f'[data-lab-task="{t.id}"]')
+        expect(task).to_have_attribute("id", t.id)
+        expect(task.get_by_role("group", name=plain(t.question), exact=True)).to_be_visible()
+        for i in range(len(t.options)):
+            expect(radio(task, t, i)).to_be_visible()
+        details = task.locator("details[data-lab-task-explanation]")
+        expect(details).not_to_have_attribute("open", "")
+        expect(details.locator("summary")).to_have_text("Answer and explanation")
+        expect(run_button(task)).to_be_hidden()
+    context.close()

@@ -1,0 +1,45 @@
+"""The build checks guided tasks, naming file and line, and ships them as plain markup."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lesson_hooks.tasks import parse_page
+from tests.build.test_exercise_build import line_of, project  # noqa: F401
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
+
+PAGES = {"docs/simulation.md": "simulation", "docs/language-models.md": "language-models"}
+
+
+def test_a_condition_outside_the_language_fails_the_build_at_its_line(project: Path) -> None:  # noqa: F811
+    page = project / "docs" / "simulation.md"
+    source = page.read_text(encoding="utf-8")
+    old = "    when: seeds.methods.learned.reached_optimum == 0\n    right: true\n"
+    assert source.count(old) == 1
+    page.write_text(source.replace(old, "    when: __import__('os')\n    right: true\n"))
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+    assert result.returncode != 0
+    where = line_of(page, "when: __import__('os')")
+    assert (
+        f"docs/simulation.md:{where}: the `when` of option 3: __import__() is not allowed"
+        in result.stdout + result.stderr
+    )
+
+
+def test_every_task_is_on_its_page_as_the_contract_says(site: BuiltSite) -> None:
+    for source, url in PAGES.items():
+        tasks = parse_page((ROOT / source).read_text(encoding="utf-8"), source)
+        html = (site.dir / url / "index.html").read_text(encoding="utf-8")
+        assert "```lab-task" not in html
+        assert html.count('href="../assets/lab/tasks.css"') == 1
+        for task in tasks:
+            root = re.search(rf'<div class="lab lab-task" id="{task.id}"[^>]*>', html)
+            assert root, task.id
+            assert f'data-lab="task" data-lab-task="{task.id}"' in root[0]
+            radios = re.findall(rf'<input type="radio" name="lab-task-{task.id}"', html)
+            assert len(radios) == len(task.options)
+        assert html.count(">Run this experiment</button>") == len(tasks)
+        assert html.count("<summary>Answer and explanation</summary>") == len(tasks)
+    assert (site.dir / "assets" / "lab" / "tasks.js").is_file()
+    assert (site.dir / "assets" / "lab" / "run-request.js").is_file()
