@@ -1,8 +1,13 @@
-"""Serve a built site folder on a free loopback port, as a static host would."""
+"""Serve a built site folder on a free loopback port, as a static host would.
+
+For tests, a server can also drop every connection (the network is down) and,
+opted into by the WebKit suite only, put a script first into every HTML page.
+"""
 
 from __future__ import annotations
 
 import functools
+import io
 import sys
 import threading
 from collections.abc import Iterator
@@ -22,11 +27,42 @@ class StaticHandler(SimpleHTTPRequestHandler):
         ".json": "application/json",
     }
 
+    def handle_one_request(self) -> None:
+        # Other servers may use this handler (tests/browser/test_offline.py): both optional.
+        off = getattr(self.server, "network_off", None)
+        if off is not None and off.is_set():
+            self.close_connection = True  # no answer at all: a failed connection
+            return
+        super().handle_one_request()
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        script = getattr(self.server, "inject", None)
+        if script is None:
+            return super().send_head()
+        path = self.translate_path(self.path)
+        if Path(path).is_dir() and self.path.split("?")[0].endswith("/"):
+            path = str(Path(path) / "index.html")
+        if not path.endswith(".html") or not Path(path).is_file():
+            return super().send_head()
+        page = Path(path).read_bytes()
+        tag = f"<script>{script}</script>".encode()
+        head = page.find(b"<head>")
+        at = head + len(b"<head>") if head >= 0 else 0
+        body = page[:at] + tag + page[at:]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
 
 class _QuietServer(ThreadingHTTPServer):
+    inject: str | None = None
+    network_off: threading.Event
+
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser that closes a page mid-download is not a server error.
         if not isinstance(sys.exc_info()[1], ConnectionError):
@@ -34,11 +70,20 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 class StaticServer:
-    """A threaded server for ``directory``; ``url`` is known before anything is served."""
+    """A threaded server for ``directory``; ``url`` is known before anything is served.
 
-    def __init__(self, directory: Path) -> None:
+    ``inject``: a script put first into every HTML page's ``<head>`` (test
+    instrumentation where a browser offers no other way). ``network_off``: set
+    it, and every connection is dropped unanswered, as when the network is down.
+    """
+
+    def __init__(self, directory: Path, *, inject: str | None = None) -> None:
         handler = functools.partial(StaticHandler, directory=str(directory))
         self._server = _QuietServer(("127.0.0.1", 0), handler)
+        if inject is not None and "</script" in inject.lower():
+            raise ValueError("an injected script cannot contain </script")
+        self._server.inject = inject
+        self._server.network_off = self.network_off = threading.Event()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -52,8 +97,8 @@ class StaticServer:
 
 
 @contextmanager
-def serving(directory: Path) -> Iterator[StaticServer]:
-    server = StaticServer(directory)
+def serving(directory: Path, *, inject: str | None = None) -> Iterator[StaticServer]:
+    server = StaticServer(directory, inject=inject)
     server.start()
     try:
         yield server
