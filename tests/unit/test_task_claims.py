@@ -8,14 +8,18 @@ over seeds 0-19: one run of 20 seeds, or, for a task about a single seed, each
 of seeds 0 to 19 on its own.
 """
 
+# ruff: noqa: RUF001 (the quotes keep the page's typography: minus signs)
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
+from lab import prompted_prior
+from lab.sim_task import CLIMBING, Observation, penalty_table
 from lab.tasks import matching_options, run_task, task_outcome
 from lesson_hooks.tasks import FENCE_INFO, Task, parse_page
+from tests.unit.test_claims import helper_view
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SEEDS = 20  # seeds 0-19
@@ -69,3 +73,28 @@ def test_the_tasks_answer_holds_over_seeds_0_to_19(task: Task) -> None:
         _only_the_right_option(task, result, f"over seeds 0-{SEEDS - 1}")
     else:
         assert params["seed"] == 0  # the run at its settings (the test above) covers seeds 0-19
+
+
+EXPLANATION_CLAIMS = {
+    # quote from a task's explanation -> its check (numbers as the page's other claims compute them)
+    "`core` earns −0.8 while `stub` earns 3.5": lambda: (
+        [round(v, 2) for v in helper_view(CLIMBING)][::2] == [-0.8, 3.5]
+    ),
+    "a partner who plays safe 70% of the time": lambda: (
+        prompted_prior(Observation("main"))[2] == 0.7
+    ),
+    "`core` earns 2 and `stub` 1.4": lambda: (
+        [round(v, 2) for v in helper_view(penalty_table(0))][::2] == [2, 1.4]
+    ),
+    "`core` now earns −8 and `filter` −19, while `stub` still earns 1.4": lambda: (
+        [round(v, 2) for v in helper_view(penalty_table(-100))] == [-8, -19, 1.4]
+    ),
+    "a risky response there can cost −30 at once": lambda: min(min(row) for row in CLIMBING) == -30,
+}
+
+
+@pytest.mark.parametrize("quote", EXPLANATION_CLAIMS)
+def test_the_numbers_an_explanation_quotes_are_the_models(quote: str) -> None:
+    explanations = " ".join(" ".join(t.explanation.split()) for t in TASKS)
+    assert quote in explanations, "no explanation says this any more"
+    assert EXPLANATION_CLAIMS[quote]()
