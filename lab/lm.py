@@ -217,11 +217,7 @@ class TokenLM:
         return [(token, self.probs(key)[token]) for key, token in _response_steps(prompt, tokens)]
 
     def add(self, key: Key, delta: Sequence[float]) -> None:
-        row = self._own.get(key)
-        if row is None:
-            row = self._own[key] = list(self.logits(key))
-        for j, d in enumerate(delta):
-            row[j] += d
+        self._own[key] = [x + d for x, d in zip(self.logits(key), delta, strict=True)]
         self._probs.pop(key, None)
         self._cumulative.get(key[0], {}).pop(key[1] * _SPAN + key[2], None)
 
@@ -691,10 +687,14 @@ def _policy_step(
     The gradient of log softmax at a context is onehot(token) - probs, so a token
     the model was already sure of (p near 1) barely moves.
     """
+    # Identical responses share one gradient: sum their advantages first.
+    summed: dict[tuple[str, Tokens], float] = {}
+    for response, a in zip(responses, adv, strict=True):
+        summed[response] = summed.get(response, 0.0) + a
     chosen: dict[Key, list[float]] = {}
     weight: dict[Key, float] = {}
     size = len(VOCAB)
-    for (prompt, tokens), a in zip(responses, adv, strict=True):
+    for (prompt, tokens), a in summed.items():
         if a == 0.0:
             continue
         for key, token in _response_steps(prompt, tokens):
