@@ -62,6 +62,7 @@ def test_a_higher_safe_reward_traps_more_seeds_and_a_low_one_none(defaults: dict
     higher = reached(0.75)
     highest = reached(0.9)
     assert SEEDS > at_default > higher > highest
+    assert highest < SEEDS / 2  # at 0.9, most get stuck
 
 
 def test_a_call_matches_the_helpers_name_about_a_third_of_the_time_at_first() -> None:
@@ -74,14 +75,14 @@ def test_a_call_matches_the_helpers_name_about_a_third_of_the_time_at_first() ->
 
 
 def test_one_advantage_a_shared_token_does_not_move_and_the_name_moves_most() -> None:
-    for seed in range(SEEDS):
-        step = step_language_models({"seed": seed}, 1)
+    for seed, update in [(seed, update) for seed in range(SEEDS) for update in (1, 2, 3)]:
+        step = step_language_models({"seed": seed}, update)
         mains = [g["main"] for g in step["group"]]
         first = step["sample"]["main"][0]
         if all(m.startswith("return") for m in mains):
             assert first["after"] == pytest.approx(first["before"], abs=1e-6)
         moves = [abs(t["after"] - t["before"]) for t in step["sample"]["main"]]
-        assert moves.index(max(moves)) == 1, seed
+        assert moves.index(max(moves)) == 1, (seed, update)
 
 
 def test_the_honesty_section_sizes() -> None:
