@@ -12,6 +12,8 @@ from playwright.sync_api import Locator, Page, expect
 from lab.lm import run_language_models, step_language_models
 from tests.browser.support import (
     BOOT,
+    CLIPPED,
+    PHONE,
     SCHEMES,
     KeyboardWalk,
     axe_violations,
@@ -180,3 +182,15 @@ def test_the_lab_after_step_and_run_has_no_accessibility_violations(page: Page) 
         problems += axe_violations(page, f"language-models/ after Step and Run ({scheme})")
     problems += [f"id {i} is not unique" for i in duplicate_ids(page)]
     assert not problems, "\n".join(problems)
+
+
+def test_on_a_phone_nothing_is_clipped_after_step_and_run(page: Page) -> None:
+    page.set_viewport_size(PHONE)
+    lab = open_lab(page)
+    settle(lab, seeds="2", **QUICK)
+    button(lab, "Step").click()
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    open_all_details(page)
+    assert lab.evaluate(CLIPPED) == []
