@@ -20,6 +20,7 @@ What it cannot undo is what no Python object records (e.g. a file written).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import gc
 import sys
 import types
@@ -95,7 +96,9 @@ class _Saved:
                 if current.get(key, _MISSING) is not value:
                     setattr(obj, key, value)
             for key in [k for k in current if k not in state]:
-                delattr(obj, key)
+                # Python may cache an attribute lazily (3.14: __annotations__); keep what is fixed.
+                with contextlib.suppress(AttributeError, TypeError):
+                    delattr(obj, key)
         else:
             _restore_mapping(vars(obj), state, prune=True)
 
@@ -179,6 +182,9 @@ def checkpoint() -> Callable[[], None]:
         for module, names in library.values():
             _restore_mapping(vars(module), names, prune=False)
         for saved in data:
-            saved.restore()
+            # One object that refuses (e.g. a function given code with other free
+            # variables) must not keep the others from being put back.
+            with contextlib.suppress(Exception):
+                saved.restore()
 
     return restore
