@@ -10,13 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from lab.text import number_list
+
 __all__ = ["check_mapping"]
-
-
-def _number_list(numbers: list[int]) -> str:
-    """``[4]`` -> "4", ``[1, 2, 3]`` -> "1, 2 and 3"."""
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _summary(score: int, total: int, missing: list[int]) -> str:
@@ -24,7 +20,7 @@ def _summary(score: int, total: int, missing: list[int]) -> str:
     if len(missing) == 1:
         text += f" Part {missing[0]} is still empty."
     elif missing:
-        text += f" {len(missing)} parts are still empty: {_number_list(missing)}."
+        text += f" {len(missing)} parts are still empty: {number_list(missing)}."
     return text
 
 
@@ -40,7 +36,7 @@ def _normalise(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[i
         n = next((n for n in numbers if str(n) == str(key)), None)
         if n is None:
             raise ValueError(
-                f"Unknown part {key!r}: this exercise has parts {_number_list(numbers)}."
+                f"Unknown part {key!r}: this exercise has parts {number_list(numbers)}."
             )
         if concept is None:
             continue

@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from lab.text import number_list
+
 __all__ = ["check_quiz"]
-
-
-def _number_list(numbers: list[int]) -> str:
-    words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _summary(score: int, total: int, unanswered: list[int]) -> str:
@@ -25,7 +22,7 @@ def _summary(score: int, total: int, unanswered: list[int]) -> str:
     if len(unanswered) == 1:
         text += f" Question {unanswered[0]} is unanswered."
     elif unanswered:
-        text += f" {len(unanswered)} questions are unanswered: {_number_list(unanswered)}."
+        text += f" {len(unanswered)} questions are unanswered: {number_list(unanswered)}."
     return text
 
 
@@ -38,7 +35,7 @@ def _chosen(spec: Mapping[str, Any], answers: Mapping[Any, Any]) -> dict[int, se
     for key, options in answers.items():
         n = next((n for n in questions if str(n) == str(key)), None)
         if n is None:
-            numbers = _number_list(list(questions))
+            numbers = number_list(list(questions))
             raise ValueError(f"Unknown question {key!r}: this quiz has questions {numbers}.")
         if options is None:
             continue

@@ -124,21 +124,29 @@ class _Reader:
         line = at if isinstance(at, int) else self.line_of(at)
         return ExerciseError(self.path, line, problem)
 
-    def read(self) -> Exercise:
+    def top(
+        self, allowed: tuple[str, ...], required: tuple[str, ...], noun: str
+    ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        """The fence's top-level mapping, every required key present (``noun``: "exercise")."""
         try:
             root = yaml.compose(self.fence.body, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as err:
             mark = err.problem_mark or err.context_mark
             line = self.fence.line + 1 + mark.line if mark else self.fence.line
-            raise ExerciseError(self.path, line, f"invalid YAML: {err.problem}.") from err
+            raise self.fail(line, f"invalid YAML: {err.problem}.") from err
         if root is None:
-            raise self.fail(self.fence.line, "the exercise is empty.")
+            raise self.fail(self.fence.line, f"the {noun} is empty.")
         if not isinstance(root, yaml.MappingNode):
-            raise self.fail(root, f"an exercise is a mapping with keys {_keys(_EXERCISE_KEYS)}.")
-        entries = self.mapping(root, _EXERCISE_KEYS, "the exercise")
-        for key in _REQUIRED_KEYS:
+            article = "an" if noun[0] in "aeiou" else "a"
+            raise self.fail(root, f"{article} {noun} is a mapping with keys {_keys(allowed)}.")
+        entries = self.mapping(root, allowed, f"the {noun}")
+        for key in required:
             if key not in entries:
-                raise self.fail(self.fence.line, f"the exercise has no `{key}`.")
+                raise self.fail(self.fence.line, f"the {noun} has no `{key}`.")
+        return entries
+
+    def read(self) -> Exercise:
+        entries = self.top(_EXERCISE_KEYS, _REQUIRED_KEYS, "exercise")
 
         exercise_id = self.text(*entries["id"], "`id`")
         if not SLUG.match(exercise_id):

@@ -123,20 +123,7 @@ class _QuizReader(_Reader):
         return QuizError(self.path, line, problem)
 
     def read(self) -> Quiz:  # type: ignore[override]
-        try:
-            root = yaml.compose(self.fence.body, Loader=yaml.SafeLoader)
-        except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            line = self.fence.line + 1 + mark.line if mark else self.fence.line
-            raise QuizError(self.path, line, f"invalid YAML: {err.problem}.") from err
-        if root is None:
-            raise self.fail(self.fence.line, "the quiz is empty.")
-        if not isinstance(root, yaml.MappingNode):
-            raise self.fail(root, f"a quiz is a mapping with keys {_keys(_QUIZ_KEYS)}.")
-        entries = self.mapping(root, _QUIZ_KEYS, "the quiz")
-        for key in _QUIZ_KEYS:
-            if key not in entries:
-                raise self.fail(self.fence.line, f"the quiz has no `{key}`.")
+        entries = self.top(_QUIZ_KEYS, _QUIZ_KEYS, "quiz")
         quiz_id = self.text(*entries["id"], "`id`")
         if not SLUG.match(quiz_id):
             raise self.fail(

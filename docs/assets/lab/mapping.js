@@ -8,6 +8,7 @@
 // through the same two transitions, place() and returnToTray(), so a chip is
 // always in exactly one place and a zone never holds two.
 import { getRuntime } from "./client.js";
+import { announce, specLoader } from "./exercise-common.js";
 import { mountLabStatus } from "./status.js";
 
 // A finger that moves further than this (px) is dragging, not tapping.
@@ -60,8 +61,7 @@ export default class MappingLab {
   #abort = new AbortController();
   #status;
   #unsubscribe;
-  #specURL;
-  #spec = null; // Promise of the exercise's spec JSON, fetched on the first Check
+  #loadSpec; // () => Promise of the spec JSON, fetched on first need
   #storageKey;
   #version;
   #tray;
@@ -81,7 +81,7 @@ export default class MappingLab {
   constructor(root) {
     this.#root = root;
     // Resolve now: instant navigation changes location before the next page mounts.
-    this.#specURL = new URL(root.dataset.labSpec, location.href);
+    this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), "exercise");
     this.#version = root.dataset.labVersion;
     this.#storageKey = `lab-mapping:${location.pathname}:${root.dataset.labId}`;
     this.#enhance();
@@ -505,18 +505,6 @@ export default class MappingLab {
 
   // ------------------------------------------------------------------ check
 
-  #loadSpec() {
-    this.#spec ??= fetch(this.#specURL).then((response) => {
-      if (!response.ok)
-        throw new Error(`the exercise could not be downloaded (HTTP ${response.status})`);
-      return response.json();
-    });
-    this.#spec.catch(() => {
-      this.#spec = null; // let the next Check try again
-    });
-    return this.#spec;
-  }
-
   async #check() {
     if (this.#checking) return;
     this.#checking = true;
@@ -601,8 +589,6 @@ export default class MappingLab {
   // ------------------------------------------------------------ announcing
 
   #announce(message) {
-    // A repeated message must still change the region's text to be spoken again.
-    const region = this.#announcer;
-    region.textContent = region.textContent === message ? `${message}\u00a0` : message;
+    announce(this.#announcer, message);
   }
 }

@@ -7,6 +7,7 @@
 // controls give mouse, touch and keyboard use (arrows within a radio group)
 // for free; answers are saved per page and quiz version.
 import { getRuntime } from "./client.js";
+import { announce, specLoader } from "./exercise-common.js";
 import { mountLabStatus } from "./status.js";
 
 const VERDICT = { correct: "Correct.", incorrect: "Incorrect.", empty: "" };
@@ -16,8 +17,7 @@ export default class QuizLab {
   #abort = new AbortController();
   #status;
   #unsubscribe;
-  #specURL;
-  #spec = null; // Promise of the quiz's spec JSON
+  #loadSpec; // () => Promise of the spec JSON, fetched on first need
   #storageKey;
   #version;
   #questions = new Map(); // number -> fieldset
@@ -28,7 +28,7 @@ export default class QuizLab {
 
   constructor(root) {
     this.#root = root;
-    this.#specURL = new URL(root.dataset.labSpec, location.href);
+    this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), "quiz");
     this.#version = root.dataset.labVersion;
     this.#storageKey = `lab-quiz:${location.pathname}:${root.dataset.labId}`;
     for (const fieldset of root.querySelectorAll("[data-lab-question]")) {
@@ -101,18 +101,6 @@ export default class QuizLab {
     this.#summary.textContent = "";
     this.#save();
     this.#announce("Cleared. Every answer is unselected.");
-  }
-
-  #loadSpec() {
-    this.#spec ??= fetch(this.#specURL).then((response) => {
-      if (!response.ok)
-        throw new Error(`the quiz could not be downloaded (HTTP ${response.status})`);
-      return response.json();
-    });
-    this.#spec.catch(() => {
-      this.#spec = null;
-    });
-    return this.#spec;
   }
 
   async #check() {
@@ -197,7 +185,6 @@ export default class QuizLab {
   }
 
   #announce(message) {
-    const region = this.#announcer;
-    region.textContent = region.textContent === message ? `${message}\u00a0` : message;
+    announce(this.#announcer, message);
   }
 }
