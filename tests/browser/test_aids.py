@@ -21,6 +21,18 @@ def test_math_is_typeset_with_a_readable_copy(page: Page) -> None:
     expect(policy.first).to_be_attached()
 
 
+def test_katex_downloads_only_when_math_nears_the_viewport(page: Page) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto("lesson/")
+    expect(page.locator("[data-lab='mapping']")).to_be_attached()
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in requested if "/vendor/katex/" in url]
+    page.locator("#worked-example").scroll_into_view_if_needed()
+    expect(page.locator("#worked-example ~ * .katex").first).to_be_visible()
+    assert [url for url in requested if url.endswith("/vendor/katex/katex.mjs")]
+
+
 def test_a_definition_shows_on_hover_and_on_keyboard_focus(page: Page) -> None:
     page.goto("lesson/")
     term = page.locator(".md-content abbr", has_text="MARL").first

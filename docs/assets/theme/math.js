@@ -25,9 +25,29 @@ function strip(text, display) {
   return tex.startsWith(open) && tex.endsWith(close) ? tex.slice(2, -2) : tex;
 }
 
+// KaTeX (about 0.6 MB with its fonts) downloads only once math nears the
+// viewport, so a reader who never scrolls to it never pays for it.
+const NEAR_VIEWPORT = "600px 0px";
+
+function whenNear(formulas) {
+  return new Promise((resolve) => {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          resolve();
+        }
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
+    for (const element of formulas) observer.observe(element);
+  });
+}
+
 async function typeset(doc) {
   const formulas = [...doc.querySelectorAll(".arithmatex:not([data-math-done])")];
   if (formulas.length === 0) return;
+  await whenNear(formulas);
   const { render } = await load();
   for (const element of formulas) {
     const display = element.tagName === "DIV";
