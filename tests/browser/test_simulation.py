@@ -148,8 +148,13 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
 
     # Partner bars: training partners and held-out partners, each with its number.
     bars = lab.locator('[data-lab-chart="partners"]')
-    expect(bars.locator('[data-lab-group="training"] tr')).to_have_count(3)
-    expect(bars.locator('[data-lab-group="held-out"] tr')).to_have_count(4)
+    # A heading row, then one row per partner.
+    expect(bars.locator('[data-lab-group="training"] tr')).to_have_count(
+        1 + len(partners["training"])
+    )
+    expect(bars.locator('[data-lab-group="held-out"] tr')).to_have_count(
+        1 + len(partners["held_out"])
+    )
     expect(bars.locator('[data-lab-group="training"] th[scope="rowgroup"]')).to_contain_text(
         "Training partners"
     )
@@ -159,6 +164,13 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     for partner in partners["held_out"]:
         row = bars.get_by_role("row").filter(has_text=partner["name"])
         expect(row).to_contain_text(format_reward(partner["score"]))
+        expect(row).to_contain_text(f"best possible: {format_reward(partner['best_response'])}")
+
+    # Across seeds: one seed by default, counted in the table.
+    seeds = lab.locator('[data-lab-chart="seeds"]')
+    expect(seeds.get_by_role("img")).to_be_visible()
+    row = seeds.get_by_role("row").filter(has_text="Centralized control")
+    expect(row).to_contain_text("1 of 1")
 
     # The transcript: each step under the mapping exercise's label, the same
     # episode the build recorded with these settings.
@@ -368,7 +380,7 @@ def assert_close(browser: Any, cpython: Any, where: str = "result") -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_browsers_python_gives_cpythons_numbers(page: Page, site: BuiltSite, seed: int) -> None:
     open_lab(page)
-    params = {"seed": seed, "turns": 2, "updates": 60}
+    params = {"seed": seed, "turns": 2, "updates": 60, "seeds": 2, "advantage": "leave_one_out"}
     browser = page.evaluate(
         CALL, [f"{site.url}assets/lab/client.js", "run_simulation", {"params": params}]
     )
