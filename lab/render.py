@@ -575,7 +575,10 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
     params = result.get("params", {})
     size = params.get("group_size")
     group = f"group of {size} episodes" if size is not None else "group of episodes"
-    return f"Mean shared reward of each update's {group} ({describe_params(params)})."
+    return (
+        f"Mean shared reward of each update's {group} ({describe_params(params)}). Centralized "
+        "control samples nothing: its line is its exact expected episode reward at each update."
+    )
 
 
 # --------------------------------------------------------------- many seeds
