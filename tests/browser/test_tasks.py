@@ -24,11 +24,20 @@ def plain(text: str) -> str:
     return re.sub(r"[`*]", "", text)
 
 
+PAGES = {"docs/simulation.md": "simulation/", "docs/language-models.md": "language-models/"}
+ALL = {source: parse_page((ROOT / source).read_text(encoding="utf-8"), source) for source in PAGES}
+
+
 @cache
+def cpython_result(task_id: str) -> dict:
+    task = next(t for tasks in ALL.values() for t in tasks if t.id == task_id)
+    return run_task(task.spec)
+
+
 def cpython_outcome(task_id: str, choice: int) -> str:
     """What CPython's lab.tasks says for the same settings and prediction."""
-    task = TASKS[task_id]
-    return task_outcome(task.spec, choice, run_task(task.spec))["text"]
+    task = next(t for tasks in ALL.values() for t in tasks if t.id == task_id)
+    return task_outcome(task.spec, choice, cpython_result(task_id))["text"]
 
 
 def open_task(page: Page, task_id: str) -> Locator:
@@ -113,6 +122,24 @@ def test_without_a_prediction_nothing_runs(page: Page) -> None:
     expect(radio(task, t, 0)).to_be_focused()
     expect(task).to_have_attribute("data-lab-task-state", "idle")
     expect(page.locator(SIMULATION)).not_to_have_attribute("data-lab-run", "running")
+
+
+@pytest.mark.parametrize("source", PAGES)
+def test_every_task_on_the_page_runs_to_cpythons_outcome(page: Page, source: str) -> None:
+    """Each task in turn, predictions rotating through right and wrong ones."""
+    page.goto(PAGES[source])
+    kind = ALL[source][0].lab
+    lab = page.locator(f'[data-lab="{kind}"]')
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    for n, t in enumerate(ALL[source]):
+        task = page.locator(f'[data-lab-task="{t.id}"]')
+        task.scroll_into_view_if_needed()
+        choice = n % len(t.options)
+        radio(task, t, choice).click()
+        run_button(task).click()
+        expect_outcome(task, t.id, choice)
+        expect(lab).to_have_attribute("data-lab-run", "done")
 
 
 @pytest.fixture
