@@ -42,6 +42,7 @@ __all__ = [
     "TokenLM",
     "advantages",
     "code_text",
+    "describe_models",
     "expected_reward",
     "pretrained",
     "run_language_models",
@@ -371,10 +372,12 @@ class _Parser:
             self.take("(")
             args: list[Any] = []
             while self.peek() != ")":
-                # f(*args): Python spreads a tuple into the arguments.
-                args.append(
-                    ("star", self.expr()) if self.peek() == "*" and self.take() else self.expr()
-                )
+                if self.peek() == "*":
+                    # f(*args): Python spreads a tuple into the arguments.
+                    self.take("*")
+                    args.append(("star", self.expr()))
+                else:
+                    args.append(self.expr())
                 if self.take(",", ")") == ")":
                     self.i -= 1
             self.take(")")
@@ -410,7 +413,6 @@ def viable(role: str, tokens: Tokens) -> bool:
         except _Incomplete:
             _VIABLE[key] = True
         except _Invalid:
-            # A complete expression followed by a token that can't continue it.
             _VIABLE[key] = False
     return _VIABLE[key]
 
@@ -839,13 +841,6 @@ def _prompted(params: LMParams) -> dict[str, Any]:
     if params.safe_reward not in _PROMPTED:
         _PROMPTED[params.safe_reward] = outcome(TokenLM(), TokenLM(), params, False)
     return _PROMPTED[params.safe_reward]
-
-
-#: Comparison name -> (stream of randomness, learners, communication)
-_COMPARISONS = {
-    "learned": (0, (HELPER, MAIN), False),
-    "communication": (3, (HELPER, MAIN), True),
-}
 
 
 def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict[str, Any]:
