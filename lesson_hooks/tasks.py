@@ -311,6 +311,7 @@ data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{sp
 {options}
 </ul>
 </fieldset>
+<p class="lab-task__outcome" data-lab-task-outcome aria-live="polite"></p>
 <p class="lab-task__settings" id="{name}-settings"><strong>The experiment:</strong> \
 {html.escape(settings_text(task))}.</p>
 <div class="lab-task__actions" data-lab-task-actions hidden>
@@ -318,7 +319,6 @@ data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{sp
 experiment</button>
 <p class="lab-task__status" data-lab-task-status></p>
 </div>
-<p class="lab-task__outcome" data-lab-task-outcome aria-live="polite"></p>
 <details class="lab-task__explanation note" data-lab-task-explanation>
 <summary>Answer and explanation</summary>
 <p><strong>Answer:</strong> {inline(right.text)}</p>
