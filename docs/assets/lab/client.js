@@ -26,6 +26,9 @@ class Runtime {
   #nextId = 1;
   #listeners = new Set();
   #bootOptions = {};
+  // For a quicker restart: the last boot's compiled Pyodide and its snapshot.
+  #wasm = null;
+  #memory = null;
   status = { state: State.IDLE, message: "Python starts when you reach the lab." };
 
   /**
@@ -33,7 +36,7 @@ class Runtime {
    * `snapshot: false` (a reader saving data) skips the memory snapshot's download.
    */
   start({ snapshot = !savingData() } = {}) {
-    if (!this.#booting) this.#bootOptions = { snapshot };
+    if (!this.#booting) this.#bootOptions = { snapshot, wasm: null };
     this.#booting ??= this.#boot(BOOT_STEP_TEXT.downloading);
     return this.#booting;
   }
@@ -62,6 +65,8 @@ class Runtime {
   /** Forget a failed start and try again from a fresh worker. */
   retry() {
     this.#discard(new StoppedError("Retrying."));
+    this.#wasm = null;
+    this.#memory = null;
     return this.start();
   }
 
@@ -96,16 +101,30 @@ class Runtime {
       event.preventDefault();
       this.#failAll(new Error(event.message || "The Python worker could not start."));
     });
-    try {
-      const { from } = await this.#request(
-        { type: Request.BOOT, options: this.#bootOptions },
-        ({ step, received, total }) => {
-          if (this.#worker !== worker) return;
-          const download = step === BootStep.DOWNLOADING && total ? { received, total } : null;
-          this.#setStatus(State.LOADING, BOOT_STEP_TEXT[step], { download });
-        },
+    const onProgress = ({ step, received, total }) => {
+      if (this.#worker !== worker) return;
+      const download = step === BootStep.DOWNLOADING && total ? { received, total } : null;
+      this.#setStatus(State.LOADING, BOOT_STEP_TEXT[step], { download });
+    };
+    // A restart reuses the compiled Pyodide (the boot's other files are cached),
+    // where the engine can send a compiled module to a worker.
+    // The snapshot moves to the new worker, which sends it back once booted.
+    const memory = this.#memory;
+    this.#memory = null;
+    const boot = (wasm) =>
+      this.#request(
+        { type: Request.BOOT, options: { ...this.#bootOptions, wasm, memory } },
+        onProgress,
+        memory ? [memory.buffer] : [],
       );
-      this.bootedFrom = from;
+    try {
+      const reply = await boot(this.#wasm).catch((err) => {
+        if (err?.name !== "DataCloneError") throw err;
+        return boot(null);
+      });
+      this.bootedFrom = reply.from;
+      this.#wasm = reply.wasm ?? null;
+      this.#memory = reply.memory ?? null;
     } catch (err) {
       if (this.#worker === worker) {
         this.#discard(err);
@@ -116,11 +135,16 @@ class Runtime {
     this.#setStatus(State.READY, readyMessage);
   }
 
-  #request(message, onProgress) {
+  #request(message, onProgress, transfer = []) {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, onProgress });
-      this.#worker.postMessage({ id, ...message });
+      try {
+        this.#worker.postMessage({ id, ...message }, transfer);
+      } catch (err) {
+        this.#pending.delete(id);
+        reject(err);
+      }
     });
   }
 

@@ -1,12 +1,14 @@
 // The one message protocol between the page and the Python worker.
 //
 // Page -> worker:  {id, type: "boot", options?}  load Pyodide and the `lab` package
-//                  (options.snapshot: false boots without the memory snapshot)
+//                  (options.snapshot: false boots without the memory snapshot;
+//                  options.wasm, options.memory: the previous worker's compiled
+//                  WebAssembly.Module and snapshot bytes, for a quick restart)
 //                  {id, type: "call", name, args} run lab.rpc function `name` on JSON `args`
 // Worker -> page:  {id, progress}                 zero or more, before the reply; while
 //                  booting {step, received?, total?} (bytes of the runtime's downloads)
 //                  {id, result}                   success (plain JSON made by Python);
-//                  a boot answers {ready: true, from: "snapshot" | "boot"}
+//                  a boot answers {ready: true, from: "snapshot" | "boot", wasm, memory}
 //                  {id, error: {message, kind, traceback?, fields?, line?}}
 //                  (line: where the reader's own code failed, 1-based; kind FATAL:
 //                  Python itself crashed, and this worker can run nothing more)

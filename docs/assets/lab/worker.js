@@ -16,6 +16,28 @@ let booted = null;
 let python = null; // the booted Pyodide, once ready
 let fatal = null; // the fatal error that ended this worker's Python, if any
 
+// A restart (Stop, the time limit, a crash) replaces this worker, so the page
+// keeps Pyodide's compiled WebAssembly module and hands it to the next worker,
+// which then skips compiling 9.6 MB of wasm. Pyodide offers no option for
+// that, so its one instantiateStreaming() call is answered from the module.
+let compiledWasm = null; // the module this worker's Pyodide runs
+let givenWasm = null; // a module from the previous worker, used once
+const plainInstantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const module = givenWasm;
+  givenWasm = null;
+  if (module) {
+    Promise.resolve(source)
+      .then((response) => response.body?.cancel())
+      .catch(() => {});
+    compiledWasm = module;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  }
+  const result = await plainInstantiateStreaming(source, imports);
+  compiledWasm = result.module;
+  return result;
+};
+
 // Pyodide 314 swallows a failed download of its .wasm (it logs a warning and
 // never settles loadPyodide()), or leaves it as an unhandled rejection. So while
 // booting, the worker watches its own downloads and rejections; a failure of
@@ -188,7 +210,7 @@ del sys
   return pyodide.pyimport("lab.browser").dispatch;
 }
 
-async function boot(post, { snapshot: useSnapshot = true } = {}) {
+async function boot(post, { snapshot: useSnapshot = true, wasm = null, memory = null } = {}) {
   post({ step: BootStep.DOWNLOADING });
   const manifestURL = new URL("runtime.json", import.meta.url);
   const manifest = await (await fetchOk(manifestURL)).json();
@@ -201,7 +223,10 @@ async function boot(post, { snapshot: useSnapshot = true } = {}) {
   archive.catch(() => {});
   const listed = useSnapshot ? manifest.snapshot : null;
   let snapshot = null;
-  if (listed && typeof DecompressionStream === "function") {
+  if (listed && memory instanceof Uint8Array && memory.length === listed.bytes) {
+    // A restart: the previous worker's snapshot, kept by the page, unchanged.
+    snapshot = Promise.resolve(memory);
+  } else if (listed && typeof DecompressionStream === "function") {
     progress.expect(listed.file, listed.size);
     snapshot = downloadSnapshot(new URL(listed.file, indexURL), listed);
     snapshot.catch(() => {});
@@ -211,9 +236,10 @@ async function boot(post, { snapshot: useSnapshot = true } = {}) {
   let pyodide = null;
   let from = "boot";
   if (snapshot) {
+    // Pyodide fetches and compiles its wasm while the snapshot still downloads.
+    snapshot.then(() => post({ step: BootStep.STARTING })).catch(() => {});
     try {
-      await snapshot;
-      post({ step: BootStep.STARTING });
+      givenWasm = wasm instanceof WebAssembly.Module ? wasm : null;
       pyodide = await attempt(() => restore(loadPyodide, indexURL, snapshot, listed.key));
       from = "snapshot";
     } catch {
@@ -223,13 +249,23 @@ async function boot(post, { snapshot: useSnapshot = true } = {}) {
   } else {
     post({ step: BootStep.STARTING });
   }
-  pyodide ??= await attempt(() => loadPyodide({ indexURL, checkAPIVersion: true }));
+  if (!pyodide) {
+    givenWasm = wasm instanceof WebAssembly.Module ? wasm : null;
+    pyodide = await attempt(() => loadPyodide({ indexURL, checkAPIVersion: true }));
+  }
+  givenWasm = null;
 
   post({ step: BootStep.LOADING_LAB });
   const dispatch = wire(pyodide, await archive);
   progress = null;
   python = pyodide;
-  return { dispatch, from };
+  // Pyodide copied the snapshot into its own memory: the page may keep it.
+  return {
+    dispatch,
+    from,
+    wasm: compiledWasm,
+    memory: from === "snapshot" ? await snapshot : null,
+  };
 }
 
 /** A fatal error ends this worker's Python: later calls would only fail. */
@@ -257,8 +293,20 @@ self.addEventListener("message", async ({ data: message }) => {
       post(fatalReply(message.id, fatal));
     } else if (message.type === Request.BOOT) {
       booted ??= boot((step) => post({ id: message.id, progress: step }), message.options);
-      const { from } = await booted;
-      post({ id: message.id, result: { ready: true, from } });
+      const { from, wasm, memory } = await booted;
+      // What makes a restart quick goes to the page, which hands it to the next
+      // worker: the compiled module, and the snapshot (moved, not copied).
+      const kept = memory?.buffer.byteLength ? memory : null;
+      const moved = kept ? [kept.buffer] : [];
+      try {
+        self.postMessage(
+          { id: message.id, result: { ready: true, from, wasm, memory: kept } },
+          moved,
+        );
+      } catch {
+        // An engine that cannot send a compiled module: restarts compile again.
+        post({ id: message.id, result: { ready: true, from, wasm: null, memory: null } });
+      }
     } else if (message.type === Request.CALL) {
       const reply = await call(message, post);
       post({ id: message.id, ...reply });
