@@ -317,7 +317,7 @@ data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{sp
 <div class="lab-task__actions" data-lab-task-actions hidden>
 <button type="submit" class="md-button md-button--primary" data-lab-task-run>Run this \
 experiment</button>
-<p class="lab-task__status" data-lab-task-status></p>
+<p class="lab-task__status" data-lab-task-status role="status"></p>
 </div>
 <details class="lab-task__explanation note" data-lab-task-explanation>
 <summary>Answer and explanation</summary>
