@@ -60,14 +60,18 @@ def test_python_starts_from_the_snapshot(page: Page, site: BuiltSite) -> None:
     assert any(url.endswith(shipped_snapshot(site).path) for url in seen)
 
 
-def test_stop_restarts_python_from_the_snapshot(page: Page) -> None:
-    open_lab(page)
+def stop_python(page: Page) -> None:
+    """Stop, as the simulation lab's button does, and wait for Python to be back."""
     page.evaluate("""async () => {
       const {getRuntime} = await import(new URL("assets/lab/client.js", __md_scope));
       await getRuntime().stop("Stopped.");
     }""")
-    lab = page.locator(MAPPING)
-    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    expect(page.locator(MAPPING)).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+
+def test_stop_restarts_python_from_the_snapshot(page: Page) -> None:
+    open_lab(page)
+    stop_python(page)
     assert page.evaluate(BOOTED_FROM) == ["snapshot", "still works"]
 
 
@@ -148,13 +152,8 @@ def test_a_tab_left_open_across_an_upgrade_restarts_from_the_new_runtime(
     page.route("**/assets/vendor/pyodide/999.0.0/*", new_folder)
     page.route(f"**/assets/vendor/pyodide/{old}/*", lambda route: route.fulfill(status=404))
 
-    page.evaluate("""async () => {
-      const {getRuntime} = await import(new URL("assets/lab/client.js", __md_scope));
-      await getRuntime().stop("Stopped.");
-    }""")
-    lab = page.locator(MAPPING)
-    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
-    expect(lab.get_by_role("button", name="Retry")).to_be_hidden()
+    stop_python(page)
+    expect(page.locator(MAPPING).get_by_role("button", name="Retry")).to_be_hidden()
     assert page.evaluate(BOOTED_FROM) == ["snapshot", "still works"]
     assert any("/999.0.0/" in url for url in seen)
     assert not any(f"/pyodide/{old}/" in url for url in seen)

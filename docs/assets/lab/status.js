@@ -71,17 +71,23 @@ function makeProgressBar(line) {
   };
 }
 
-/** A button that starts Python, for readers whose browser asks to save data. */
-function makeStartButton(line, runtime) {
+/** A hidden button after the status line; its action's failures the line reports. */
+function statusButton(line, name, text, act) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = "md-button lab-status__start";
-  button.textContent = "Start Python";
+  button.className = `md-button lab-status__${name}`;
+  button.textContent = text;
   button.hidden = true;
   line.after(button);
   button.addEventListener("click", () => {
-    runtime.start().catch(() => {}); // the status line reports failures
+    act().catch(() => {});
   });
+  return button;
+}
+
+/** A button that starts Python, for readers whose browser asks to save data. */
+function makeStartButton(line, runtime) {
+  const button = statusButton(line, "start", "Start Python", () => runtime.start());
   return {
     async offer() {
       runtime.offerStart("To save data, Python starts only when you ask.");
@@ -101,12 +107,7 @@ export function mountLabStatus(root) {
   const runtime = getRuntime();
   const line = root.querySelector("[data-lab-status]");
   line.setAttribute("role", "status");
-  const retry = document.createElement("button");
-  retry.type = "button";
-  retry.className = "md-button lab-status__retry";
-  retry.textContent = "Retry";
-  retry.hidden = true;
-  line.after(retry);
+  const retry = statusButton(line, "retry", "Retry", () => runtime.retry());
   const progress = makeProgressBar(line);
   const offer = makeStartButton(line, runtime);
   const automatic = !savingData();
@@ -116,9 +117,6 @@ export function mountLabStatus(root) {
       runtime.start().catch(() => {}); // the status line reports failures
     else offer.offer();
   };
-  retry.addEventListener("click", () => {
-    runtime.retry().catch(() => {});
-  });
 
   const unsubscribe = runtime.subscribe(({ state, message, download, offer: offered }) => {
     root.dataset.labState = state;
