@@ -112,6 +112,24 @@ def test_by_keyboard_a_wrong_prediction_is_told_what_happened(page: Page) -> Non
     assert axe_violations(page, where, [".lab-task", SIMULATION]) == []
 
 
+def test_a_task_asks_a_busy_lab_to_wait_and_runs_once_it_is_free(page: Page) -> None:
+    first, second = TASKS["penalty-harsh"], TASKS["noisy-partner"]
+    one = open_task(page, first.id)
+    two = page.locator(f'[data-lab-task="{second.id}"]')
+    radio(one, first, first.answer).click()
+    radio(two, second, second.answer).click()
+    run_button(one).click()
+    expect(one).to_have_attribute("data-lab-task-state", "running")
+    run_button(two).click()
+    expect(two.locator("[data-lab-task-status]")).to_contain_text(
+        "The lab is busy with another run"
+    )
+    expect(two).to_have_attribute("data-lab-task-state", "idle")
+    expect_outcome(one, first.id, first.answer)
+    run_button(two).click()
+    expect_outcome(two, second.id, second.answer)
+
+
 def test_without_a_prediction_nothing_runs(page: Page) -> None:
     t = TASKS["climbing-defaults"]
     task = open_task(page, t.id)

@@ -84,8 +84,9 @@ export default class TaskLab {
     } catch {
       // storage disabled or full: nothing to keep it in
     }
-    this.#status.textContent = "";
-    if (this.#root.dataset.labTaskState === State.DONE) {
+    const state = this.#root.dataset.labTaskState;
+    if (state !== State.RUNNING) this.#status.textContent = "";
+    if (state === State.DONE) {
       // The outcome described the earlier prediction; run again to compare this one.
       this.#outcome.textContent = "";
       this.#mark([], null);
@@ -120,7 +121,7 @@ export default class TaskLab {
     const waiting = new AbortController();
     this.#waiting?.abort();
     this.#waiting = waiting;
-    lab.addEventListener(RUN_END, (event) => this.#ended(event.detail, choice, lab), {
+    lab.addEventListener(RUN_END, (event) => this.#ended(event.detail, lab), {
       signal: waiting.signal,
       once: true,
     });
@@ -139,7 +140,7 @@ export default class TaskLab {
       "seconds)…";
   }
 
-  async #ended({ state, result }, choice, lab) {
+  async #ended({ state, result }, lab) {
     if (state !== "done" || !result) {
       this.#setState(State.IDLE);
       this.#status.textContent =
@@ -148,6 +149,8 @@ export default class TaskLab {
           : "The run did not finish; the lab says why. Run this experiment again when you like.";
       return;
     }
+    // The prediction as it stands now, in case the reader changed it during the run.
+    const choice = this.#choice();
     // Python reads only the result's data, not the markup made for the page.
     const { html: _html, episode: _episode, ...data } = result;
     let outcome;
