@@ -1,0 +1,137 @@
+"""Firefox and WebKit: one browser per engine per session, a fresh origin per test.
+
+Each test gets its own server on the session's one built site, so its
+storage, service worker and caches start empty without a new browser. After
+the test, any console or uncaught error, or a request to another origin, fails it.
+A missing engine skips its tests here, and fails them under CI (CI=true).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.engines import firefox, webkit
+from tests.browser.engines.base import Engine, EngineError
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tools.static_server import StaticServer
+
+ENGINES = [
+    pytest.param("firefox", marks=pytest.mark.firefox),
+    pytest.param("webkit", marks=pytest.mark.webkit),
+]
+LAB_READY: dict[str, list[float]] = {}  # engine -> seconds, shown after the run
+
+
+def unavailable(engine: str, reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{engine}: {reason}. CI runs every engine: .ci/run installs them.")
+    pytest.skip(f"{engine}: {reason}; `./dev test` installs it")
+
+
+@pytest.fixture(scope="session")
+def firefox_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[firefox.Firefox]:
+    if firefox.binary() is None:
+        unavailable("firefox", "firefox-esr is not installed")
+    browser = firefox.Firefox(tmp_path_factory.mktemp("firefox") / "profile")
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture(scope="session")
+def webkit_browser() -> Iterator[webkit.WebKit]:
+    if lacking := webkit.missing():
+        unavailable("webkit", f"{', '.join(lacking)} not installed (webkit2gtk-driver, xvfb)")
+    display = webkit.Display()
+    try:
+        browser = webkit.WebKit(display)
+        yield browser
+        browser.quit()
+    finally:
+        display.close()
+
+
+@pytest.fixture(params=ENGINES)
+def engine_name(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def origin(engine_name: str, site: BuiltSite) -> Iterator[StaticServer]:
+    """The built site on a port of its own: a new origin, so nothing is left from other tests."""
+    inject = webkit.CAPTURE if engine_name == "webkit" else None
+    server = StaticServer(site.dir, inject=inject)
+    server.start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def engine(
+    request: pytest.FixtureRequest, engine_name: str, origin: StaticServer
+) -> Iterator[Engine]:
+    browser = request.getfixturevalue(f"{engine_name}_browser")
+    tab = browser.tab()
+    yield tab
+    try:
+        errors = tab.errors()
+        requested = tab.requests()
+    finally:
+        tab.close()
+    allowed = getattr(request.node, "allowed_errors", [])
+    unexpected = [e for e in errors if not any(re.search(p, e) for p in allowed)]
+    assert not unexpected, f"{engine_name}: the page logged errors:\n" + "\n".join(unexpected)
+    foreign = [url for url in requested if not own(url, origin.url, request.node)]
+    assert not foreign, f"{engine_name}: requests to another origin: {foreign}"
+
+
+def own(url: str, home: str, node: pytest.Item) -> bool:
+    """The site's own address, or one that never leaves the browser."""
+    homes = [home, *getattr(node, "other_homes", [])]
+    return url.startswith(("data:", "blob:", "about:")) or url.startswith(tuple(homes))
+
+
+def allow_errors(request: pytest.FixtureRequest, *patterns: str) -> None:
+    """Expect errors matching ``patterns`` in this test (e.g. a connection the test drops)."""
+    request.node.allowed_errors = [*getattr(request.node, "allowed_errors", []), *patterns]
+
+
+def also_home(request: pytest.FixtureRequest, home: str) -> None:
+    """Requests under ``home`` (e.g. a file:// folder) are the site's own too."""
+    request.node.other_homes = [*getattr(request.node, "other_homes", []), home]
+
+
+def lab_ready(engine: Engine, lab: str, *, timeout: float) -> float:
+    """Scroll ``lab`` into view and wait until its Python is ready; the seconds it took."""
+    engine.call("(s) => document.querySelector(s).scrollIntoView()", lab)
+    start = time.monotonic()
+    try:
+        engine.attribute_is(lab, "data-lab-state", "ready", timeout=timeout)
+    except EngineError as err:
+        raise EngineError(f"{err}; the lab says {engine.text(lab + ' [role=status]')!r}") from None
+    took = time.monotonic() - start
+    LAB_READY.setdefault(engine.name, []).append(took)
+    return took
+
+
+@pytest.fixture(scope="session")
+def offline_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The downloadable copy, built as `./dev zip` builds it, once for both engines."""
+    folder = tmp_path_factory.mktemp("copy") / "llms-as-cooperative-agents-offline"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OFFLINE", "true")
+        result = mkdocs_build(ROOT / "mkdocs.yml", folder)
+    if result.returncode != 0:
+        pytest.fail(f"the offline build failed:\n{result.stdout}\n{result.stderr}")
+    return folder
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for name, times in sorted(LAB_READY.items()):
+        shown = ", ".join(f"{t:.1f}" for t in times)
+        terminalreporter.write_line(f"{name}: lab ready after {shown} s")

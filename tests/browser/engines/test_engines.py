@@ -1,0 +1,328 @@
+"""The site in Firefox and WebKit: what a reader does, written once for both engines.
+
+Run one engine with ``./dev test -m firefox`` or ``./dev test -m webkit``. The
+Chromium suite (Playwright) beside this one goes deeper; this one checks that
+the same reader's path works in the other two engines readers use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab import original_source
+from lesson_hooks.exercises import parse_page
+from tests.browser.engines.base import Engine
+from tests.browser.engines.conftest import allow_errors, also_home, lab_ready
+from tests.browser.support import site_pages
+from tests.conftest import ROOT, BuiltSite
+from tools.static_server import StaticServer
+
+BOOT = 180  # s: Pyodide's first start; WebKitGTK on a loaded 2-core machine is slow
+RUN = 180  # s: a default simulation run on a busy machine
+MAPPING = '[data-lab="mapping"]'
+SIMULATION = '[data-lab="simulation"]'
+(EXERCISE,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
+SPEC: dict[str, Any] = EXERCISE.spec
+PARTS = {part["n"]: part for part in SPEC["parts"]}
+ANSWER = {n: part["answer"] for n, part in PARTS.items()}
+ORIGINAL = original_source()
+
+HEADING = """() => {
+  const h1 = document.querySelector("h1");
+  return h1 && h1.getClientRects().length > 0 ? h1.textContent.trim() : null;
+}"""
+LABS_MOUNTED = """() => [...document.querySelectorAll("[data-lab]:has([data-lab-status])")].every(
+  (lab) => lab.hasAttribute("data-lab-state"))"""
+# Drag and drop as the page sees it from a mouse: real mouse drags cannot be
+# driven in these engines' automation, synthetic DragEvents sharing one DataTransfer can.
+DRAG = """(from, to) => {
+  const data = new DataTransfer();
+  const fire = (el, type) => el.dispatchEvent(
+    new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+  const source = document.querySelector(from);
+  const target = document.querySelector(to);
+  fire(source, "dragstart");
+  fire(target, "dragenter");
+  fire(target, "dragover");
+  fire(target, "drop");
+  fire(source, "dragend");
+}"""
+# The editor's DOM holds only the lines in view: ask CodeMirror for the whole text.
+EDITOR_TEXT = """async () => {
+  const url = new URL("../vendor/codemirror/editor.js",
+    document.querySelector('script[src*="assets/lab/labs.js"]').src);
+  const content = document.querySelector('[data-lab="simulation"] .cm-content');
+  return (await import(url.href)).editorText(content);
+}"""
+SELECT = """(selector, value) => {
+  const select = document.querySelector(selector);
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+}"""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def chip(concept: str) -> str:
+    return f'{MAPPING} [data-lab-chip="{concept}"]'
+
+
+def zone(n: int) -> str:
+    return f'{MAPPING} [data-lab-zone="{n}"]'
+
+
+def mapping_button(engine: Engine, name: str) -> None:
+    engine.click(f"{MAPPING} button", name)
+
+
+def open_mapping(engine: Engine, origin: StaticServer) -> None:
+    engine.goto(origin.url + "lesson/")
+    lab_ready(engine, MAPPING, timeout=BOOT)
+
+
+def expect_placed(engine: Engine, placed: dict[int, str]) -> None:
+    for n in PARTS:
+        engine.text_is(zone(n), placed.get(n, "drop here"))
+
+
+def expect_all_correct(engine: Engine) -> None:
+    engine.text_is(f"{MAPPING} [data-lab-summary]", "5 of 5 correct.", timeout=BOOT)
+    for n, part in PARTS.items():
+        engine.text_is(
+            f"{MAPPING} [data-lab-part='{n}'] .lab-feedback", f"Correct. {part['explanation']}"
+        )
+
+
+def focused(engine: Engine, selector: str, name: str | None = None) -> bool:
+    return engine.call(
+        "(s, n) => [...document.querySelectorAll(s)].some((el) => el === document.activeElement"
+        " && (n === null || el.textContent.trim() === n))",
+        selector,
+        name,
+    )
+
+
+def key_to(engine: Engine, selector: str, key: str, limit: int = 20) -> None:
+    """Press ``key`` (Tab or Shift+Tab) until ``selector`` has the focus, as a reader would."""
+    for _ in range(limit):
+        if focused(engine, selector):
+            return
+        engine.press(key)
+    assert focused(engine, selector), f"{engine.name}: {key} never reached {selector}"
+
+
+def open_simulation(engine: Engine, origin: StaticServer) -> None:
+    engine.goto(origin.url + "simulation/")
+    lab_ready(engine, SIMULATION, timeout=BOOT)
+    engine.attribute_is(f"{SIMULATION} [data-lab-code-editor]", "data-lab-editor", "ready",
+                        timeout=BOOT)  # fmt: skip
+
+
+def sim_button(engine: Engine, name: str) -> None:
+    engine.click(f"{SIMULATION} button", name)
+
+
+def run(engine: Engine, state: str = "done") -> None:
+    sim_button(engine, "Run")
+    engine.attribute_is(SIMULATION, "data-lab-run", state, timeout=RUN)
+
+
+def type_at_the_end(engine: Engine, text: str) -> None:
+    """Type ``text`` at the end of the editor's code, at the start of its empty last line."""
+    assert ORIGINAL.endswith("\n")
+    engine.click(f"{SIMULATION} .cm-content")
+    engine.press("Control+End")
+    engine.type(text)
+
+
+# ------------------------------------------------------------- every page
+
+
+def test_every_page_loads_without_errors_or_other_origins(
+    engine: Engine, origin: StaticServer, site: BuiltSite
+) -> None:
+    for path in site_pages(site):
+        engine.goto(origin.url + path)
+        assert engine.call(HEADING), f"{engine.name}: {path} shows no heading"
+        # Every Python lab's code has loaded (it shows its state) before the page is left.
+        engine.wait_for(LABS_MOUNTED, timeout=60, what=f"the labs of {path} to load")
+    # The engine fixture then fails the test on any error or foreign request.
+
+
+def test_the_lab_reaches_ready(engine: Engine, origin: StaticServer) -> None:
+    engine.goto(origin.url + "lesson/")
+    engine.attribute_is(MAPPING, "data-lab-state", "idle", timeout=30)  # not before it is needed
+    lab_ready(engine, MAPPING, timeout=BOOT)
+    engine.text_is(f"{MAPPING} [role=status]", "Python is ready.")
+
+
+# ------------------------------------------------------------ mapping lab
+
+
+def test_mapping_by_click_with_feedback_for_a_wrong_answer(
+    engine: Engine, origin: StaticServer
+) -> None:
+    open_mapping(engine, origin)
+    engine.click(chip("Action"))
+    engine.click(zone(2))
+    mapping_button(engine, "Check")
+    engine.text_is(
+        f"{MAPPING} [data-lab-part='2'] .lab-feedback",
+        f"Incorrect. {PARTS[2]['feedback']['Action']}",
+        timeout=BOOT,
+    )
+    assert engine.attribute(zone(2), "data-lab-result") == "incorrect"
+
+    # The right chip onto part 2 sends the wrong one back to the tray.
+    for n, concept in ANSWER.items():
+        engine.click(chip(concept))
+        engine.click(zone(n))
+    expect_placed(engine, ANSWER)
+    mapping_button(engine, "Check")
+    expect_all_correct(engine)
+
+
+def test_mapping_by_keyboard(engine: Engine, origin: StaticServer) -> None:
+    open_mapping(engine, origin)
+    engine.focus(chip(SPEC["concepts"][0]))
+    for n, concept in ANSWER.items():
+        key_to(engine, chip(concept), "Shift+Tab")
+        engine.press("Space" if n % 2 else "Enter")
+        assert engine.attribute(chip(concept), "aria-pressed") == "true"
+        key_to(engine, zone(n), "Tab")
+        engine.press("Enter")
+        engine.text_is(zone(n), concept)
+    key_to(engine, f"{MAPPING} [data-lab-action='check']", "Tab")
+    engine.press("Enter")
+    expect_all_correct(engine)
+
+
+def test_mapping_by_synthetic_drag(engine: Engine, origin: StaticServer) -> None:
+    open_mapping(engine, origin)
+    engine.call(DRAG, chip("Reward"), zone(1))
+    expect_placed(engine, {1: "Reward"})
+    engine.call(DRAG, zone(1), f"{MAPPING} [data-lab-concepts]")  # back to the tray
+    expect_placed(engine, {})
+    for n, concept in ANSWER.items():
+        engine.call(DRAG, chip(concept), zone(n))
+    expect_placed(engine, ANSWER)
+    mapping_button(engine, "Check")
+    expect_all_correct(engine)
+
+
+def test_saved_placements_survive_a_reload(engine: Engine, origin: StaticServer) -> None:
+    open_mapping(engine, origin)
+    placed = {1: ANSWER[1], 2: ANSWER[3], 4: ANSWER[4]}
+    for n, concept in placed.items():
+        engine.click(chip(concept))
+        engine.click(zone(n))
+    expect_placed(engine, placed)
+
+    engine.reload()
+    expect_placed(engine, placed)
+    mapping_button(engine, "Check")
+    correct = sum(ANSWER[n] == concept for n, concept in placed.items())
+    engine.text_contains(f"{MAPPING} [data-lab-summary]", f"{correct} of 5 correct.", timeout=BOOT)
+
+
+# ------------------------------------------------------------- simulation
+
+
+def test_the_simulation_runs_and_shows_its_summary_and_charts(
+    engine: Engine, origin: StaticServer
+) -> None:
+    open_simulation(engine, origin)
+    run(engine)
+    assert engine.text(f"{SIMULATION} [data-lab-summary]")
+    points = engine.attribute(f"{SIMULATION} svg.lab-sim__chart", "data-lab-points")
+    assert points and int(points) > 0, points
+    assert engine.count(f"{SIMULATION} svg.lab-sim__chart path.lab-sim__line") == 3
+    assert engine.count(f"{SIMULATION} [data-lab-heatmap]") == 3
+    assert engine.count(f'{SIMULATION} [data-lab-chart="partners"] tr') > 0
+
+
+def test_the_editor_edits_runs_and_resets(engine: Engine, origin: StaticServer) -> None:
+    open_simulation(engine, origin)
+    engine.text_is(f"{SIMULATION} [data-lab-code-state]", "The original code.")
+    mark = f"# edited in {engine.name}"
+    type_at_the_end(engine, mark)
+    assert engine.call(EDITOR_TEXT) == ORIGINAL + mark
+    engine.text_contains(f"{SIMULATION} [data-lab-code-state]", "Edited")
+
+    run(engine)
+    engine.text_contains(f"{SIMULATION} [data-lab-summary]", "This run used your edited code.")
+
+    sim_button(engine, "Reset the code")
+    engine.text_is(f"{SIMULATION} [data-lab-code-state]", "The original code.")
+    assert engine.call(EDITOR_TEXT) == ORIGINAL
+
+
+def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
+    engine: Engine, origin: StaticServer
+) -> None:
+    open_simulation(engine, origin)
+    limit = f'{SIMULATION} select[id$="time-limit"]'
+    engine.call(SELECT, limit, "2")
+    type_at_the_end(engine, "while True: pass")
+
+    run(engine, "stopped")  # past the 2 s limit
+    engine.text_contains(f"{SIMULATION} [data-lab-summary]", "your code ran too long.")
+    engine.text_contains(f"{SIMULATION} [data-lab-summary]", "Python was restarted.")
+    lab_ready(engine, SIMULATION, timeout=BOOT)
+
+    engine.call(SELECT, limit, "30")
+    sim_button(engine, "Run")
+    engine.attribute_is(SIMULATION, "data-lab-in-code", "true", timeout=RUN)
+    sim_button(engine, "Stop")
+    engine.attribute_is(SIMULATION, "data-lab-run", "stopped", timeout=10)
+    engine.text_contains(f"{SIMULATION} [data-lab-summary]", "Python was restarted.")
+    lab_ready(engine, SIMULATION, timeout=BOOT)
+
+    sim_button(engine, "Reset the code")
+    run(engine)
+    assert engine.text(f"{SIMULATION} [data-lab-summary]")
+
+
+# ---------------------------------------------------------------- offline
+
+
+def test_the_service_worker_serves_a_revisit_offline(
+    request: pytest.FixtureRequest, engine: Engine, origin: StaticServer
+) -> None:
+    note = "[data-offline-status]"
+    engine.goto(origin.url + "lesson/")
+    engine.text_is(note, "Pages available offline", timeout=BOOT)
+    lab_ready(engine, MAPPING, timeout=BOOT)
+    engine.text_is(note, "Available offline", timeout=BOOT)
+
+    origin.network_off.set()
+    # Network-first pages try the network before their saved copy; engines log that failure.
+    allow_errors(request, r"NetworkError|network connection was lost|Failed to fetch|Load failed")
+    for path in ("summary/", "lesson/"):
+        engine.goto(origin.url + path)
+        assert engine.call(HEADING), f"{engine.name}: {path} offline shows no heading"
+        engine.reload()
+        assert engine.call(HEADING), f"{engine.name}: {path} offline, reloaded, shows no heading"
+    engine.text_is(note, "Available offline")
+    lab_ready(engine, MAPPING, timeout=BOOT)  # Python, from the cache
+
+
+def test_the_downloaded_copy_reads_from_disk(
+    request: pytest.FixtureRequest, engine: Engine, offline_copy: Path
+) -> None:
+    """Pages from file:// (the zip's folder). WebKit: not served, so no injected error capture."""
+    home = offline_copy.resolve().as_uri() + "/"
+    also_home(request, home)
+    pages = sorted(p.relative_to(offline_copy).as_posix() for p in offline_copy.rglob("*.html"))
+    pages = [p for p in pages if not p.startswith("assets/")]
+    assert "lesson.html" in pages
+    for path in pages:
+        engine.goto(home + path)
+        assert engine.call(HEADING), f"{engine.name}: {path} from disk shows no heading"
+    engine.goto(home + "lesson.html")
+    engine.attribute_is(MAPPING, "data-lab-state", "error", timeout=30)
+    engine.text_contains(f"{MAPPING} [role=status]", "python3 -m http.server")
