@@ -43,6 +43,8 @@ _SYS_NAMES = (
     "unraisablehook",
 )
 _SYS_LISTS = ("path", "meta_path", "path_hooks")
+# Values that hold nothing to put back (most of the lab's data is text and numbers).
+_ATOMS = frozenset({str, bytes, int, float, bool, complex, type(None)})
 
 
 def _is_lab(name: str) -> bool:
@@ -108,6 +110,11 @@ def _restore_mapping(target: dict[str, Any], saved: dict[str, Any], *, prune: bo
 
     Added modules stay: importing a submodule adds it to its package, harmlessly.
     """
+    try:
+        if target == saved:  # compared in C: the usual case, nothing changed
+            return
+    except Exception:  # a value whose == fails: compare one by one
+        pass
     for key, value in saved.items():
         if target.get(key, _MISSING) is not value:
             target[key] = value
@@ -117,9 +124,9 @@ def _restore_mapping(target: dict[str, Any], saved: dict[str, Any], *, prune: bo
                 del target[key]
 
 
-def _reachable(roots: Iterator[Any]) -> list[_Saved]:
-    """The mutable objects the lab's modules hold, each remembered once."""
-    saved: list[_Saved] = []
+def _reachable(roots: Iterator[Any]) -> list[Any]:
+    """The mutable objects the lab's modules hold, each once."""
+    saved: list[Any] = []
     seen: set[int] = set()
     stack = [(obj, 0) for obj in roots]
     while stack:
@@ -129,22 +136,37 @@ def _reachable(roots: Iterator[Any]) -> list[_Saved]:
         seen.add(id(obj))
         children: Any = ()
         if isinstance(obj, dict | list | set):
-            saved.append(_Saved(obj))
+            saved.append(obj)
             children = obj.values() if isinstance(obj, dict) else obj
         elif isinstance(obj, tuple | frozenset):
             children = obj
         elif isinstance(obj, types.FunctionType):
             if _defined_in_lab(obj):
-                saved.append(_Saved(obj))
+                saved.append(obj)
         elif isinstance(obj, type):
             if _defined_in_lab(obj):
-                saved.append(_Saved(obj))
+                saved.append(obj)
                 children = list(vars(obj).values())
         elif _defined_in_lab(type(obj)) and isinstance(getattr(obj, "__dict__", None), dict):
-            saved.append(_Saved(obj))
+            saved.append(obj)
             children = list(vars(obj).values())
-        stack.extend((child, depth + 1) for child in children)
+        stack.extend((child, depth + 1) for child in children if type(child) not in _ATOMS)
     return saved
+
+
+# Which objects to remember: walking the lab's data takes longer than remembering
+# it (tens of ms under Pyodide), and restores keep it the same from run to run, so
+# the walk is redone only when a lab module is added or gains a name. A namespace
+# holds nothing checkpoint walks, so this cache survives the restores.
+_found = types.SimpleNamespace(key=None, objects=[])
+
+
+def _mutable_objects(lab_globals: dict[str, dict[str, Any]]) -> list[Any]:
+    key = tuple(sorted((name, len(names)) for name, names in lab_globals.items()))
+    if key != _found.key:
+        _found.objects = _reachable(v for names in lab_globals.values() for v in names.values())
+        _found.key = key
+    return _found.objects
 
 
 def checkpoint() -> Callable[[], None]:
@@ -158,15 +180,18 @@ def checkpoint() -> Callable[[], None]:
         if m is not None and _is_stdlib(name) and isinstance(getattr(m, "__dict__", None), dict)
     }
     builtin_names = dict(vars(builtins))
-    data = _reachable(v for names in lab_globals.values() for v in names.values())
+    data = [_Saved(obj) for obj in _mutable_objects(lab_globals)]
     sys_names = {name: getattr(sys, name, None) for name in _SYS_NAMES}
     sys_lists = {name: list(getattr(sys, name)) for name in _SYS_LISTS}
     trace, profile = sys.gettrace(), sys.getprofile()
     recursion_limit, gc_enabled = sys.getrecursionlimit(), gc.isenabled()
 
     def restore() -> None:
-        sys.settrace(trace)
-        sys.setprofile(profile)
+        # Only when changed: a profiler's own hook (cProfile) is not a function to set again.
+        if sys.gettrace() is not trace:
+            sys.settrace(trace)
+        if sys.getprofile() is not profile:
+            sys.setprofile(profile)
         sys.setrecursionlimit(recursion_limit)
         if gc_enabled:
             gc.enable()
@@ -184,7 +209,9 @@ def checkpoint() -> Callable[[], None]:
         for saved in data:
             # One object that refuses (e.g. a function given code with other free
             # variables) must not keep the others from being put back.
-            with contextlib.suppress(Exception):
+            try:
                 saved.restore()
+            except Exception:
+                continue
 
     return restore
