@@ -6,13 +6,17 @@ found, skipped (inside other code blocks) and reported the same way.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils.meta import get_data
 
 #: A slug-like id: lower-case words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -92,3 +96,35 @@ def display_path(file: File, config: MkDocsConfig) -> str:
         except ValueError:
             pass
     return f"{Path(config.docs_dir).name}/{file.src_uri}"
+
+
+PageMarkdownHook = Callable[[str, Page, MkDocsConfig, Files], str]
+
+
+def front_matter_lines(page: Page) -> int:
+    """How many lines of the source file MkDocs cut off before the body (the YAML front matter)."""
+    try:
+        source = page.file.content_string
+    except (AttributeError, OSError):  # a page made in code has no source file
+        return 0
+    body, _ = get_data(source)
+    return source[: len(source) - len(body)].count("\n") if source.endswith(body) else 0
+
+
+def file_lines(hook: PageMarkdownHook) -> PageMarkdownHook:
+    """Run an ``on_page_markdown`` hook on the body padded back to the file's line numbers.
+
+    MkDocs hands hooks the page without its front matter, so a fence's line in
+    the body is not its line in the file; padding makes every located error name
+    the line a contributor sees in their editor.
+    """
+
+    @functools.wraps(hook)
+    def padded(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        skipped = front_matter_lines(page)
+        if not skipped:
+            return hook(markdown, page, config, files)
+        out = hook("\n" * skipped + markdown, page, config, files)
+        return out[skipped:] if out.startswith("\n" * skipped) else out
+
+    return padded

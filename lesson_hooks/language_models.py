@@ -28,7 +28,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
-from mkdocs.utils.meta import get_data
 
 from lab.lm import TokenLM, describe_models, step_language_models
 from lab.lm_params import LMParams, lm_param_spec, validate_lm_params
@@ -222,22 +221,13 @@ settings make: press it again for the one after.</p>
 </div>"""
 
 
-def _front_matter_lines(page: Page) -> int:
-    """How many lines of the source file MkDocs cut off before the body (the YAML front matter)."""
-    source = page.file.content_string
-    body, _ = get_data(source)
-    return source[: len(source) - len(body)].count("\n") if source.endswith(body) else 0
-
-
+@fence_blocks.file_lines
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if FENCE_INFO not in markdown:
         return markdown
     path = fence_blocks.display_path(page.file, config)
-    # Padding the body back to the file's line numbers makes every error's line the file's.
-    skipped = _front_matter_lines(page)
-    padded = "\n" * skipped + markdown
-    fences = fence_blocks.find_fences(padded, path, FENCE_INFO, LanguageModelsFenceError)
-    labs = parse_page(padded, path)
+    fences = fence_blocks.find_fences(markdown, path, FENCE_INFO, LanguageModelsFenceError)
+    labs = parse_page(markdown, path)
     stylesheet = get_relative_url(STYLESHEET, page.url)
     blocks = [render_lab(lab, stylesheet) for lab in labs]
-    return fence_blocks.replace_fences(padded, fences, blocks)[skipped:]
+    return fence_blocks.replace_fences(markdown, fences, blocks)

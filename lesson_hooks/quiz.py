@@ -44,6 +44,7 @@ from mkdocs.utils import get_relative_url
 from lesson_hooks import fences as fence_blocks
 from lesson_hooks.exercises import _keys, _Reader
 from lesson_hooks.fences import SLUG, Fence, FenceError
+from lesson_hooks.fences import file_lines as fence_lines
 from lesson_hooks.fences import find_fences as _find_fences
 
 FENCE_INFO = "lab-quiz"
@@ -292,6 +293,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+@fence_lines
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     blocks = _rendered.get(page.file.src_uri)
     if not blocks:

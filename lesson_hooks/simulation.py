@@ -17,6 +17,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from lesson_hooks import fences as fence_blocks
+from lesson_hooks.fences import file_lines as fence_lines
 from lesson_hooks.paths import SIMULATION_STYLESHEET
 from lesson_hooks.simulation_fence import FENCE_INFO, find_fences, parse_page
 from lesson_hooks.simulation_lab import render_lab
@@ -27,6 +28,7 @@ def replace_fences(markdown: str, path: str, blocks: list[str]) -> str:
     return fence_blocks.replace_fences(markdown, find_fences(markdown, path), blocks)
 
 
+@fence_lines
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if FENCE_INFO not in markdown:
         return markdown

@@ -48,6 +48,7 @@ from lab.tasks import LABS, TaskError, check_condition, check_report, task_param
 from lesson_hooks import fences as fence_blocks
 from lesson_hooks.exercises import _keys, _Reader
 from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.fences import file_lines as fence_lines
 from lesson_hooks.fences import find_fences as _find_fences
 from lesson_hooks.paths import LAB_DIR
 
@@ -340,6 +341,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+@fence_lines
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if FENCE_INFO not in markdown:
         return markdown

@@ -12,7 +12,9 @@ The hook runs the experiment (:func:`lab.run_experiment`) and renders its
 recorded episode with :func:`lab.render.render_episode`, the same function the
 simulation lab uses, so every prompt, response, score and next prompt on the
 page is the model's and each step carries the mapping exercise's label. It is
-never typed by hand, so a change to the model changes the example.
+never typed by hand, so a change to the model changes the example. The
+transcript is left out of the site search (``data-search-exclude``): its
+prompts and code would bury the lesson's own sections under every query.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from lab import ParamError, run_experiment, validate_params
 from lab.render import render_episode
 from lesson_hooks import fences as fence_blocks
 from lesson_hooks.fences import Fence, FenceError
+from lesson_hooks.fences import file_lines as fence_lines
 
 FENCE_INFO = "lab-episode"
 PREFIX = "worked-example"
@@ -53,9 +56,12 @@ def read_params(fence: Fence, path: str) -> dict[str, object]:
 
 def render_worked_example(params: dict[str, object]) -> str:
     episode = render_episode(run_experiment(params), PREFIX)
-    return f'<div class="lesson-episode" data-lesson-episode>\n{episode}\n</div>'
+    return (
+        f'<div class="lesson-episode" data-lesson-episode data-search-exclude>\n{episode}\n</div>'
+    )
 
 
+@fence_lines
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     path = fence_blocks.display_path(page.file, config)
     found = fence_blocks.find_fences(markdown, path, FENCE_INFO)

@@ -12,7 +12,15 @@ import pytest
 from lesson_hooks.exercises import parse_page
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
-PROJECT = ("mkdocs.yml", "docs", "overrides", "lesson_hooks", "lab", "package-lock.json")
+PROJECT = (
+    "mkdocs.yml",
+    "docs",
+    "includes",
+    "overrides",
+    "lesson_hooks",
+    "lab",
+    "package-lock.json",
+)
 LESSON = "docs/lesson.md"
 
 
@@ -85,3 +93,22 @@ def test_the_built_site_ships_each_exercise_spec(site: BuiltSite) -> None:
     assert 'data-lab-spec="../assets/lab/exercises/llm-collaboration.json"' in html
     assert f'data-lab-version="{exercise.spec["version"]}"' in html
     assert "```lab-mapping" not in html and "lab-mapping\n" not in html
+
+
+def test_a_lab_fence_below_front_matter_fails_at_the_files_line(project: Path) -> None:
+    # MkDocs hands hooks the page without its front matter; the error still names the
+    # line a contributor sees in the file.
+    page = project / "docs" / "simulation.md"
+    source = page.read_text(encoding="utf-8")
+    assert source.startswith("---\n") and source.count("```lab-simulation\n```") == 1
+    page.write_text(
+        source.replace("```lab-simulation\n```", "```lab-simulation\ndefaults:\n  turns: 3\n```")
+    )
+
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+
+    assert result.returncode != 0
+    line = line_of(page, "turns: 3")
+    assert f"docs/simulation.md:{line}: `defaults`: turns: Turns must be 1 or 2" in (
+        result.stdout + result.stderr
+    )
