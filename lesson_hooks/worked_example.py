@@ -12,9 +12,7 @@ The hook runs the experiment (:func:`lab.run_experiment`) and renders its
 recorded episode with :func:`lab.render.render_episode`, the same function the
 simulation lab uses, so every prompt, response, score and next prompt on the
 page is the model's and each step carries the mapping exercise's label. It is
-never typed by hand, so a change to the model changes the example. The
-transcript is left out of the site search (``data-search-exclude``): its
-prompts and code would bury the lesson's own sections under every query.
+never typed by hand, so a change to the model changes the example.
 """
 
 from __future__ import annotations
@@ -56,9 +54,7 @@ def read_params(fence: Fence, path: str) -> dict[str, object]:
 
 def render_worked_example(params: dict[str, object]) -> str:
     episode = render_episode(run_experiment(params), PREFIX)
-    return (
-        f'<div class="lesson-episode" data-lesson-episode data-search-exclude>\n{episode}\n</div>'
-    )
+    return f'<div class="lesson-episode" data-lesson-episode>\n{episode}\n</div>'
 
 
 @fence_lines
