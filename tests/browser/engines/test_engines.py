@@ -79,11 +79,6 @@ def mapping_button(engine: Engine, name: str) -> None:
     engine.click(f"{MAPPING} button", name)
 
 
-def open_mapping(engine: Engine, origin: StaticServer) -> None:
-    engine.goto(origin.url + "lesson/")
-    lab_ready(engine, MAPPING, timeout=BOOT)
-
-
 def expect_placed(engine: Engine, placed: dict[int, str]) -> None:
     for n in PARTS:
         engine.text_is(zone(n), placed.get(n, "drop here"))
@@ -97,12 +92,9 @@ def expect_all_correct(engine: Engine) -> None:
         )
 
 
-def focused(engine: Engine, selector: str, name: str | None = None) -> bool:
+def focused(engine: Engine, selector: str) -> bool:
     return engine.call(
-        "(s, n) => [...document.querySelectorAll(s)].some((el) => el === document.activeElement"
-        " && (n === null || el.textContent.trim() === n))",
-        selector,
-        name,
+        "(s) => [...document.querySelectorAll(s)].includes(document.activeElement)", selector
     )
 
 
@@ -118,8 +110,8 @@ def key_to(engine: Engine, selector: str, key: str, limit: int = 20) -> None:
 def open_simulation(engine: Engine, origin: StaticServer) -> None:
     engine.goto(origin.url + "simulation/")
     lab_ready(engine, SIMULATION, timeout=BOOT)
-    engine.attribute_is(f"{SIMULATION} [data-lab-code-editor]", "data-lab-editor", "ready",
-                        timeout=BOOT)  # fmt: skip
+    editor = f"{SIMULATION} [data-lab-code-editor]"
+    engine.attribute_is(editor, "data-lab-editor", "ready", timeout=BOOT)
 
 
 def sim_button(engine: Engine, name: str) -> None:
@@ -153,20 +145,20 @@ def test_every_page_loads_without_errors_or_other_origins(
     # The engine fixture then fails the test on any error or foreign request.
 
 
-def test_the_lab_reaches_ready(engine: Engine, origin: StaticServer) -> None:
+# ------------------------------------------------------------------- labs
+# Each page load boots Python again (seconds in WebKitGTK), so each test goes
+# through a lab's whole path on as few loads as it can, in steps a reader takes.
+
+
+def test_the_mapping_lab_by_click_keyboard_and_drag_and_after_a_reload(
+    engine: Engine, origin: StaticServer
+) -> None:
     engine.goto(origin.url + "lesson/")
     engine.attribute_is(MAPPING, "data-lab-state", "idle", timeout=30)  # not before it is needed
     lab_ready(engine, MAPPING, timeout=BOOT)
     engine.text_is(f"{MAPPING} [role=status]", "Python is ready.")
 
-
-# ------------------------------------------------------------ mapping lab
-
-
-def test_mapping_by_click_with_feedback_for_a_wrong_answer(
-    engine: Engine, origin: StaticServer
-) -> None:
-    open_mapping(engine, origin)
+    # By click: a wrong answer shows its feedback.
     engine.click(chip("Action"))
     engine.click(zone(2))
     mapping_button(engine, "Check")
@@ -176,18 +168,16 @@ def test_mapping_by_click_with_feedback_for_a_wrong_answer(
         timeout=BOOT,
     )
     assert engine.attribute(zone(2), "data-lab-result") == "incorrect"
-
-    # The right chip onto part 2 sends the wrong one back to the tray.
-    for n, concept in ANSWER.items():
+    for n, concept in ANSWER.items():  # the right chip onto part 2 sends Action back
         engine.click(chip(concept))
         engine.click(zone(n))
     expect_placed(engine, ANSWER)
     mapping_button(engine, "Check")
     expect_all_correct(engine)
+    mapping_button(engine, "Clear")
+    expect_placed(engine, {})
 
-
-def test_mapping_by_keyboard(engine: Engine, origin: StaticServer) -> None:
-    open_mapping(engine, origin)
+    # By keyboard: Enter or Space picks a chip, Tab moves on, Enter places it.
     engine.focus(chip(SPEC["concepts"][0]))
     for n, concept in ANSWER.items():
         key_to(engine, chip(concept), "Shift+Tab")
@@ -199,40 +189,26 @@ def test_mapping_by_keyboard(engine: Engine, origin: StaticServer) -> None:
     key_to(engine, f"{MAPPING} [data-lab-action='check']", "Tab")
     engine.press("Enter")
     expect_all_correct(engine)
+    mapping_button(engine, "Clear")
+    expect_placed(engine, {})
 
-
-def test_mapping_by_synthetic_drag(engine: Engine, origin: StaticServer) -> None:
-    open_mapping(engine, origin)
+    # By drag: onto a part, back to the tray, then the answers.
     engine.call(DRAG, chip("Reward"), zone(1))
     expect_placed(engine, {1: "Reward"})
-    engine.call(DRAG, zone(1), f"{MAPPING} [data-lab-concepts]")  # back to the tray
+    engine.call(DRAG, zone(1), f"{MAPPING} [data-lab-concepts]")
     expect_placed(engine, {})
     for n, concept in ANSWER.items():
         engine.call(DRAG, chip(concept), zone(n))
+    expect_placed(engine, ANSWER)
+
+    # The placements are saved: a reload shows them, and Check grades them.
+    engine.reload()
     expect_placed(engine, ANSWER)
     mapping_button(engine, "Check")
     expect_all_correct(engine)
 
 
-def test_saved_placements_survive_a_reload(engine: Engine, origin: StaticServer) -> None:
-    open_mapping(engine, origin)
-    placed = {1: ANSWER[1], 2: ANSWER[3], 4: ANSWER[4]}
-    for n, concept in placed.items():
-        engine.click(chip(concept))
-        engine.click(zone(n))
-    expect_placed(engine, placed)
-
-    engine.reload()
-    expect_placed(engine, placed)
-    mapping_button(engine, "Check")
-    correct = sum(ANSWER[n] == concept for n, concept in placed.items())
-    engine.text_contains(f"{MAPPING} [data-lab-summary]", f"{correct} of 5 correct.", timeout=BOOT)
-
-
-# ------------------------------------------------------------- simulation
-
-
-def test_the_simulation_runs_and_shows_its_summary_and_charts(
+def test_the_simulation_runs_and_the_editor_edits_runs_and_resets(
     engine: Engine, origin: StaticServer
 ) -> None:
     open_simulation(engine, origin)
@@ -244,15 +220,11 @@ def test_the_simulation_runs_and_shows_its_summary_and_charts(
     assert engine.count(f"{SIMULATION} [data-lab-heatmap]") == 3
     assert engine.count(f'{SIMULATION} [data-lab-chart="partners"] tr') > 0
 
-
-def test_the_editor_edits_runs_and_resets(engine: Engine, origin: StaticServer) -> None:
-    open_simulation(engine, origin)
     engine.text_is(f"{SIMULATION} [data-lab-code-state]", "The original code.")
     mark = f"# edited in {engine.name}"
     type_at_the_end(engine, mark)
     assert engine.call(EDITOR_TEXT) == ORIGINAL + mark
     engine.text_contains(f"{SIMULATION} [data-lab-code-state]", "Edited")
-
     run(engine)
     engine.text_contains(f"{SIMULATION} [data-lab-summary]", "This run used your edited code.")
 
@@ -307,8 +279,7 @@ def test_the_service_worker_serves_a_revisit_offline(
         assert engine.call(HEADING), f"{engine.name}: {path} offline shows no heading"
         engine.reload()
         assert engine.call(HEADING), f"{engine.name}: {path} offline, reloaded, shows no heading"
-    engine.text_is(note, "Available offline")
-    lab_ready(engine, MAPPING, timeout=BOOT)  # Python, from the cache
+    engine.text_is(note, "Available offline")  # Python too, as the worker reports
 
 
 def test_the_downloaded_copy_reads_from_disk(
