@@ -1,0 +1,53 @@
+"""The glossary page and the abbreviations appended to every page agree, and cover the lesson."""
+
+from __future__ import annotations
+
+import re
+
+from tests.build.test_content import article, normalise
+from tests.conftest import ROOT, BuiltSite
+
+ABBREVIATIONS = ROOT / "includes" / "abbreviations.md"
+REQUIRED = [
+    "MARL",
+    "Dec-POMDP",
+    "joint action",
+    "shared reward",
+    "credit assignment",
+    "advantage",
+    "GRPO",
+    "MAGRPO",
+    "verifier",
+    "held-out partner",
+    "relative overgeneralization",
+]
+
+
+def abbreviations() -> dict[str, str]:
+    text = ABBREVIATIONS.read_text(encoding="utf-8")
+    return dict(re.findall(r"^\*\[([^\]]+)\]: (.+)$", text, re.M))
+
+
+def test_every_required_term_has_a_definition_and_a_glossary_entry(site: BuiltSite) -> None:
+    defined = abbreviations()
+    glossary = article(site, "glossary")
+    entries = {normalise(dt.text()) for dt in glossary.find_all("dt")}
+    for term in REQUIRED:
+        assert term in defined, term
+        assert term in entries, term
+    # Plurals share their singular's entry.
+    for term in defined:
+        assert term in entries or term.rstrip("s") in entries, term
+
+
+def test_magrpo_advantage_is_return_minus_the_group_mean() -> None:
+    advantage = abbreviations()["advantage"]
+    assert "minus the mean return of its group" in advantage
+    assert "optionally" in advantage  # std normalisation is an option, not the definition
+
+
+def test_the_lesson_shows_definitions_on_its_terms(site: BuiltSite) -> None:
+    lesson = article(site, "lesson")
+    titled = {normalise(a.text()): a.attrs.get("title") for a in lesson.find_all("abbr")}
+    for term in ("MARL", "Dec-POMDP", "joint action", "shared reward", "verifier"):
+        assert titled.get(term) == abbreviations()[term], term
