@@ -30,10 +30,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from html import escape
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import yaml
 from mkdocs.config.defaults import MkDocsConfig
@@ -54,6 +55,9 @@ MIN_CONCEPTS = 2
 _EXERCISE_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
 _REQUIRED_KEYS = ("id", "prompt", "concepts", "parts")
 _PART_KEYS = ("text", "answer", "explanation", "feedback")
+
+
+G = TypeVar("G", bound="Graded")
 
 
 class ExerciseError(FenceError):
@@ -394,30 +398,54 @@ def replace_fences(markdown: str, path: str, blocks: list[str]) -> str:
     return fence_blocks.replace_fences(markdown, fences, blocks)
 
 
+class Graded(Protocol):
+    """A fence the worker grades against a spec file: an exercise or a quiz."""
+
+    @property
+    def spec(self) -> dict[str, Any]: ...
+
+    @property
+    def spec_path(self) -> str: ...
+
+
+def collect_graded(
+    files: Files,
+    config: MkDocsConfig,
+    parse: Callable[[str, str], list[G]],
+    unique: Callable[[list[G]], None],
+    render: Callable[[G, str], str],
+) -> dict[str, list[str]]:
+    """Every page's graded fences, rendered, by page (src_uri); their specs added to ``files``.
+
+    Every page is read up front: ids must be unique site-wide, and the spec
+    files have to exist before pages render (this also covers `mkdocs serve`).
+    """
+    rendered: dict[str, list[str]] = {}
+    found: list[G] = []
+    for file in list(files):
+        if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
+            continue
+        items = parse(file.content_string, fence_blocks.display_path(file, config))
+        if not items:
+            continue
+        unique([*found, *items])
+        found.extend(items)
+        rendered[file.src_uri] = [
+            render(item, get_relative_url(item.spec_path, file.url)) for item in items
+        ]
+    for item in found:
+        content = json.dumps(item.spec, ensure_ascii=False, indent=2) + "\n"
+        files.append(File.generated(config, item.spec_path, content=content))
+    return rendered
+
+
 # Rendered markup per page (src_uri), filled by on_files for on_page_markdown.
 _rendered: dict[str, list[str]] = {}
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    # Read every page up front: ids must be unique site-wide, and the spec files
-    # have to exist before pages render (this also covers `mkdocs serve`).
     _rendered.clear()
-    found: list[Exercise] = []
-    for file in list(files):
-        if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
-            continue
-        exercises = parse_page(file.content_string, fence_blocks.display_path(file, config))
-        if not exercises:
-            continue
-        check_unique([*found, *exercises])
-        found.extend(exercises)
-        _rendered[file.src_uri] = [
-            render_exercise(exercise, get_relative_url(exercise.spec_path, file.url))
-            for exercise in exercises
-        ]
-    for exercise in found:
-        content = json.dumps(exercise.spec, ensure_ascii=False, indent=2) + "\n"
-        files.append(File.generated(config, exercise.spec_path, content=content))
+    _rendered.update(collect_graded(files, config, parse_page, check_unique, render_exercise))
     return files
 
 

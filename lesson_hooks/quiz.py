@@ -37,12 +37,11 @@ from typing import Any
 
 import yaml
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils import get_relative_url
 
 from lesson_hooks import fences as fence_blocks
-from lesson_hooks.exercises import _keys, _Reader
+from lesson_hooks.exercises import _keys, _Reader, collect_graded
 from lesson_hooks.fences import SLUG, Fence, FenceError
 from lesson_hooks.fences import file_lines as fence_lines
 from lesson_hooks.fences import find_fences as _find_fences
@@ -270,26 +269,13 @@ data-lab-version="{quiz.spec["version"]}">
 </div>"""
 
 
+# Rendered markup per page (src_uri), filled by on_files for on_page_markdown.
 _rendered: dict[str, list[str]] = {}
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     _rendered.clear()
-    found: list[Quiz] = []
-    for file in list(files):
-        if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
-            continue
-        quizzes = parse_page(file.content_string, fence_blocks.display_path(file, config))
-        if not quizzes:
-            continue
-        check_unique([*found, *quizzes])
-        found.extend(quizzes)
-        _rendered[file.src_uri] = [
-            render_quiz(quiz, get_relative_url(quiz.spec_path, file.url)) for quiz in quizzes
-        ]
-    for quiz in found:
-        content = json.dumps(quiz.spec, ensure_ascii=False, indent=2) + "\n"
-        files.append(File.generated(config, quiz.spec_path, content=content))
+    _rendered.update(collect_graded(files, config, parse_page, check_unique, render_quiz))
     return files
 
 
