@@ -115,20 +115,7 @@ class _TaskReader(_Reader):
         return TaskFenceError(self.path, line, problem)
 
     def read(self) -> Task:  # type: ignore[override]
-        try:
-            root = yaml.compose(self.fence.body, Loader=yaml.SafeLoader)
-        except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            line = self.fence.line + 1 + mark.line if mark else self.fence.line
-            raise self.fail(line, f"invalid YAML: {err.problem}.") from err
-        if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == NULL_TAG):
-            raise self.fail(self.fence.line, "the task is empty.")
-        if not isinstance(root, yaml.MappingNode):
-            raise self.fail(root, f"a task is a mapping with keys {_keys(_TASK_KEYS)}.")
-        entries = self.mapping(root, _TASK_KEYS, "the task")
-        for key in _TASK_KEYS:
-            if key not in entries:
-                raise self.fail(self.fence.line, f"the task has no `{key}`.")
+        entries = self.top(_TASK_KEYS, _TASK_KEYS, "task")
 
         task_id = self.text(*entries["id"], "`id`")
         if not SLUG.match(task_id):

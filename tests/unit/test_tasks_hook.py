@@ -123,6 +123,13 @@ def test_a_missing_key_and_a_repeated_option_are_named() -> None:
     assert "option 2 repeats option 1" in error(page(twice))
 
 
+def test_an_empty_task_or_a_list_is_refused_at_the_fence() -> None:
+    empty = page("```lab-task\n```\n")
+    assert error(empty) == f"{PATH}:{line_of(empty, '```lab-task')}: the task is empty."
+    listed = page("```lab-task\n- id: x\n```\n")
+    assert "a task is a mapping with keys `id`, `lab`" in error(listed)
+
+
 def test_a_task_needs_its_lab_on_the_page() -> None:
     markdown = page(lab="")
     assert (
