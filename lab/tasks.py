@@ -280,7 +280,9 @@ def evaluate(text: str, result: Mapping[str, Any]) -> Any:
 
 
 def _show(value: Any) -> str:
-    """A value as a sentence shows it: numbers to two decimals at most, lists with "and"."""
+    """A value as a sentence shows it: numbers to two decimals at most, lists with "or"
+
+    (a list in a report is most often what the seeds ended on, each on one of them)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -293,8 +295,8 @@ def _show(value: Any) -> str:
     if isinstance(value, list | tuple):
         items = [_show(v) for v in value]
         if len(items) <= 2:
-            return " and ".join(items) or "none"
-        return ", ".join(items[:-1]) + " and " + items[-1]
+            return " or ".join(items) or "none"
+        return ", ".join(items[:-1]) + " or " + items[-1]
     return str(value)
 
 
@@ -308,8 +310,13 @@ def matching_options(spec: Mapping[str, Any], result: Mapping[str, Any]) -> list
     return [i for i, option in enumerate(spec["options"]) if evaluate(option["when"], result)]
 
 
+_MARKUP = re.compile(r"[`*]")
+
+
 def _quoted(text: str) -> str:
-    return f"\N{LEFT DOUBLE QUOTATION MARK}{text.rstrip('.')}\N{RIGHT DOUBLE QUOTATION MARK}"
+    """An option's text in quotes, as plain text (its Markdown's backticks and stars dropped)."""
+    plain = _MARKUP.sub("", text).rstrip(".")
+    return f"\N{LEFT DOUBLE QUOTATION MARK}{plain}\N{RIGHT DOUBLE QUOTATION MARK}"
 
 
 def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]) -> dict[str, Any]:
