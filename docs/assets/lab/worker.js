@@ -33,7 +33,9 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
     compiledWasm = module;
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   }
-  const result = await plainInstantiateStreaming(source, imports);
+  const result = plainInstantiateStreaming
+    ? await plainInstantiateStreaming(source, imports)
+    : await WebAssembly.instantiate(await (await source).arrayBuffer(), imports);
   compiledWasm = result.module;
   return result;
 };
