@@ -74,6 +74,12 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "kind": "choice",
         "default": "mean",
         "choices": list(BASELINES),
+        "choice_labels": {
+            "mean": "Group mean (MAGRPO)",
+            "normalized": "Mean and std (GRPO)",
+            "leave_one_out": "Leave one out (RLOO)",
+            "max": "Group maximum",
+        },
     },
     "updates": {"label": "Updates", "kind": "integer", "default": 200, "min": 1, "max": 5000},
     "group_size": {"label": "Group size", "kind": "integer", "default": 32, "min": 2, "max": 256},
