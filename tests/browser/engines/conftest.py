@@ -1,4 +1,4 @@
-"""Firefox and WebKit: one browser per engine per session, a fresh origin per test.
+"""Chromium, Firefox and WebKit: one browser per engine per session, a fresh origin per test.
 
 Each test gets its own server on the session's one built site, so its
 storage, service worker and caches start empty without a new browser. After
@@ -15,13 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
-from tests.browser.engines import firefox, webkit
+from tests.browser.engines import chromium, firefox, webkit
 from tests.browser.engines.base import Engine, EngineError
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 from tools.static_server import StaticServer
 
 ENGINES = [
+    pytest.param("chromium", marks=pytest.mark.chromium),
     pytest.param("firefox", marks=pytest.mark.firefox),
     pytest.param("webkit", marks=pytest.mark.webkit),
 ]
@@ -32,6 +34,11 @@ def unavailable(engine: str, reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{engine}: {reason}. CI runs every engine: .ci/run installs them.")
     pytest.skip(f"{engine}: {reason}; `./dev test` installs it")
+
+
+@pytest.fixture(scope="session")
+def chromium_browser(browser: Browser) -> chromium.Chromium:
+    return chromium.Chromium(browser)  # Playwright's, launched by tests/browser/conftest.py
 
 
 @pytest.fixture(scope="session")
