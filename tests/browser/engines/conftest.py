@@ -41,7 +41,9 @@ def chromium_browser(browser: Browser) -> chromium.Chromium:
     return chromium.Chromium(browser)  # Playwright's, launched by tests/browser/conftest.py
 
 
-@pytest.fixture(scope="session")
+# Module scope: the engines quit as soon as their tests are done. A WebKit web process
+# left open was seen using a core for the rest of the suite.
+@pytest.fixture(scope="module")
 def firefox_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[firefox.Firefox]:
     if firefox.binary() is None:
         unavailable("firefox", "firefox-esr is not installed")
@@ -50,7 +52,7 @@ def firefox_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[firefo
     browser.quit()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def webkit_browser() -> Iterator[webkit.WebKit]:
     if lacking := webkit.missing():
         unavailable("webkit", f"{', '.join(lacking)} not installed (webkit2gtk-driver, xvfb)")
