@@ -38,6 +38,12 @@ function moveFocus(doc) {
     target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
   }
   target.focus({ preventScroll: true });
+  // Content that settles after Material's scroll (a busy machine, late styles) can push
+  // a #fragment's section out of view: bring it back rather than strand the reader.
+  if (target === named(doc, doc.location.hash)) {
+    const box = target.getBoundingClientRect();
+    if (box.bottom <= 0 || box.top >= innerHeight) target.scrollIntoView({ block: "start" });
+  }
 }
 
 // Material emits the first document when the page loads, where the browser's
