@@ -17,10 +17,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from lesson_hooks.paths import NODE_MODULES, PACKAGE_LOCK
+from lesson_hooks.paths import KATEX_DIR, NODE_MODULES, PACKAGE_LOCK
 
-#: Where KaTeX goes in the site; assets/theme/math.js imports it relative to itself.
-KATEX_DIR = "assets/vendor/katex"
 NODE_KATEX = NODE_MODULES / "katex"
 #: The files a page with math needs (fonts: woff2 only, which every supported browser reads).
 KATEX_FILES = ("katex.mjs", "katex.min.css")
