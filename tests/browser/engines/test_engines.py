@@ -305,3 +305,17 @@ def test_the_downloaded_copy_reads_from_disk(
     engine.goto(home + "lesson.html")
     engine.attribute_is(MAPPING, "data-lab-state", "error", timeout=30)
     engine.text_contains(f"{MAPPING} [role=status]", "python3 -m http.server")
+
+
+LANGUAGE_MODELS = '[data-lab="language-models"]'
+
+
+def test_the_language_models_step_and_train(engine: Engine, origin: StaticServer) -> None:
+    engine.goto(origin.url + "language-models/")
+    lab_ready(engine, LANGUAGE_MODELS, timeout=BOOT)
+    engine.click(f"{LANGUAGE_MODELS} button", "Step")
+    engine.attribute_is(LANGUAGE_MODELS, "data-lab-run", "stepped", timeout=RUN)
+    assert engine.text(f"{LANGUAGE_MODELS} [data-lab-step]"), where(engine)
+    engine.click(f"{LANGUAGE_MODELS} button", "Run")
+    engine.attribute_is(LANGUAGE_MODELS, "data-lab-run", "done", timeout=RUN)
+    assert engine.text(f"{LANGUAGE_MODELS} [data-lab-summary]"), where(engine)
