@@ -38,7 +38,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
-from lesson_hooks.paths import EDITOR_BUNDLE, KATEX_DIR, VENDOR_DIR
+from lesson_hooks.paths import EDITOR_BUNDLE, VENDOR_DIR
 from lesson_hooks.snapshot import FILE_PREFIX as SNAPSHOT_PREFIX
 
 log = logging.getLogger("mkdocs.hooks.precache")
@@ -54,9 +54,9 @@ PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
 NOT_PRECACHED = ("*.map", "sitemap.xml.gz", SW_DEST, MANIFEST_DEST)
 # Cached after the lab has first run, not at install (the code editor only serves a lab).
 LAB_GROUP = (f"{VENDOR_DIR}/", EDITOR_BUNDLE)
-# Cached when first fetched: an English site's search never loads these, and the math
-# renderer (0.6 MB with its fonts) loads only as math nears the viewport.
-ON_USE_GROUP = ("assets/javascripts/lunr/", f"{KATEX_DIR}/")
+# Cached when first fetched: an English site's search never loads these. (The math
+# renderer stays in the install group: a page with math read offline needs it.)
+ON_USE_GROUP = ("assets/javascripts/lunr/",)
 # Served cache-first: names carrying a content hash (Material's bundles, the
 # lab archive), the vendored, version-pinned runtime, and what is cached on use.
 _HASHED_NAME = re.compile(r"[.-][0-9a-f]{8,}\.[^/]+\Z")
