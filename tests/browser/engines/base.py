@@ -14,6 +14,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+#: How long one call lets the page wait for a state before handing back (ms).
+WAIT_SLICE_MS = 500
+
 # WebDriver's key codes (the same in classic WebDriver and in BiDi input actions).
 KEYS = {
     "Backspace": "\ue003",
@@ -150,15 +153,23 @@ class Engine(ABC):
         ``what`` names the awaited state in the failure message (a callable is
         asked only then, so it can say what the page shows instead).
         """
+        # The page itself waits for its state, a short slice per call, so that a
+        # navigation or a reload between slices is survived; Python never idles on a timer.
+        in_page = (
+            "async (...args) => { const check = (" + function + ");"
+            f" const end = performance.now() + {WAIT_SLICE_MS};"
+            " for (;;) { const value = await check(...args);"
+            " if (value || performance.now() >= end) return value;"
+            " await new Promise((resolve) => setTimeout(resolve, 25)); } }"
+        )
         deadline = time.monotonic() + timeout
         while True:
-            value = self.call(function, *args)
+            value = self.call(in_page, *args)
             if value:
                 return value
             if time.monotonic() > deadline:
                 said = what() if callable(what) else what
                 raise EngineError(f"{self.name}: waited {timeout:.0f} s for {said}")
-            time.sleep(0.1)  # polling interval, not a wait for time to pass
 
     def attribute(self, selector: str, attribute: str) -> str | None:
         return self.call(ATTRIBUTE, selector, attribute)
