@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from lab.sim import METHOD_LABELS
 from lab.sim_params import param_spec
 
 __all__ = [
@@ -38,12 +39,6 @@ __all__ = [
     "render_summary",
 ]
 
-#: What each method is called on the page (legend, tables, captions).
-METHOD_LABELS = {
-    "prompted": "Prompted collaboration",
-    "learned": "Learned collaboration (MAGRPO)",
-    "centralized": "Centralized control",
-}
 #: The five labels the mapping exercise uses; the transcript uses them verbatim.
 STEP_LABELS = ("Observation", "Policy", "Action", "Reward", "Environment transition")
 #: The parts of the lab :func:`render_results` fills, by their ``data-lab-html`` name.
