@@ -12,7 +12,8 @@ The form's fields come from :data:`lab.lm_params.LM_PARAM_SPEC`; Python checks
 every value when the reader runs, so the page holds no copy of the rules. The
 build renders the pretrained models and the first update's group with the lab's
 settings (by the same :mod:`lab.lm_render` the worker uses), so readers
-without JavaScript see real output. A bad fence fails the build with
+without JavaScript see real output (a warm build reads it from the build memo,
+:mod:`lesson_hooks.memo`). A bad fence fails the build with
 ``docs/<page>.md:<line>: ...``.
 """
 
@@ -35,6 +36,7 @@ from lab.lm_render import render_models, render_step
 from lab.sim_params import ParamError
 from lesson_hooks import fences as fence_blocks
 from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.memo import memoized
 
 FENCE_INFO = "lab-language-models"
 DEFAULT_ID = "language-models"
@@ -177,12 +179,21 @@ def render_field(lab: LanguageModelsLab, name: str, spec: Mapping[str, Any]) -> 
     )
 
 
+def first_update(args: Mapping[str, Any]) -> dict[str, str]:
+    """The first update's group and the pretrained models, rendered for the page."""
+    p = args["prefix"]
+    before = describe_models(TokenLM(), TokenLM(), False)
+    return {
+        "step": render_step(step_language_models(args["settings"], 1), p),
+        "before": render_models({"before": before}, p),
+    }
+
+
 def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> str:
     p = lab.prefix
     settings = lab.params.to_json()
     fields = "".join(render_field(lab, name, spec) for name, spec in lm_param_spec().items())
-    step = render_step(step_language_models(settings, 1), p)
-    before = render_models({"before": describe_models(TokenLM(), TokenLM(), False)}, p)
+    shown = memoized(first_update, {"settings": settings, "prefix": p})
     return f"""<div class="lab lab-lm" id="{p}" data-lab="language-models" \
 data-lab-id="{lab.id}" data-lab-run="idle">
 <link rel="stylesheet" href="{escape(stylesheet)}">
@@ -212,11 +223,11 @@ aria-label="Language-model lab settings">
 <h3 id="{p}-step-title">One update, up close</h3>
 <p class="lm-caption" data-lab-step-hint hidden>Step shows the next update of the run these \
 settings make: press it again for the one after.</p>
-<div data-lab-step>{step}</div>
+<div data-lab-step>{shown["step"]}</div>
 </div>
 <div class="lm-block">
 <h3 id="{p}-models-title">The models</h3>
-<div data-lab-models>{before}</div>
+<div data-lab-models>{shown["before"]}</div>
 </div>
 </div>"""
 

@@ -5,7 +5,8 @@ Every part a finished run fills has an element named by ``data-lab-html``
 the worker's Python rendered with :func:`lab.render.render_results`. The build
 renders the default run's transcript with the same function, so readers without
 JavaScript see a real episode and the page can link to its steps
-(``lab-<id>-t1-helper-observation``, ...).
+(``lab-<id>-t1-helper-observation``, ...). A warm build reads that run's
+rendered parts from the build memo (:mod:`lesson_hooks.memo`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from html import escape
+from typing import Any
 
 from mkdocs.exceptions import PluginError
 
 from lab import run_experiment
 from lab.render import SLOTS, method_labels, render_episode
+from lesson_hooks.memo import memoized
 from lesson_hooks.paths import SIMULATION_STYLESHEET
 from lesson_hooks.simulation_code import render_code
 from lesson_hooks.simulation_fence import SimulationLab
@@ -46,6 +49,12 @@ def _check_slots(html: str) -> str:
     return html
 
 
+def default_run(args: Mapping[str, Any]) -> dict[str, Any]:
+    """What the page shows of the lab's default run: its methods' names and its episode."""
+    results = run_experiment(args["params"])
+    return {"labels": method_labels(results), "episode": render_episode(results, args["prefix"])}
+
+
 def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> str:
     """The whole lab: fallback note, form, status, results regions and the transcript.
 
@@ -53,7 +62,7 @@ def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> s
     the lab itself, so only pages with a simulation lab download it.
     """
     p = lab.prefix
-    results = run_experiment(lab.params)
+    shown = memoized(default_run, {"params": lab.params.to_json(), "prefix": p})
     return _check_slots(f"""<div class="lab lab-sim" id="{p}" data-lab="simulation" \
 data-lab-id="{lab.id}" data-lab-run="idle">
 <link rel="stylesheet" href="{escape(stylesheet)}">
@@ -73,7 +82,7 @@ the page was built.</p>
 <div class="lab-sim__block" data-lab-chart="curve">
 <h3 id="{p}-curve-title">Learning curve</h3>
 <p class="lab-sim__caption" data-lab-curve-caption data-lab-html="curve-caption"></p>
-{render_legend(method_labels(results))}
+{render_legend(shown["labels"])}
 <div class="lab-sim__plot" data-lab-plot></div>
 <details class="lab-sim__data"><summary>The learning curve as a table</summary>
 <div class="lab-sim__scroll" data-lab-curve-table data-lab-html="curve-table" tabindex="0" \
@@ -99,6 +108,6 @@ role="region" aria-label="Partner scores"></div>
 </div>
 <div class="lab-sim__block lab-sim__episode" data-lab-transcript>
 <h3 id="{p}-episode-title">One episode, step by step</h3>
-<div data-lab-episode data-lab-html="episode">{render_episode(results, p)}</div>
+<div data-lab-episode data-lab-html="episode">{shown["episode"]}</div>
 </div>
 </div>""")

@@ -12,10 +12,13 @@ The hook runs the experiment (:func:`lab.run_experiment`) and renders its
 recorded episode with :func:`lab.render.render_episode`, the same function the
 simulation lab uses, so every prompt, response, score and next prompt on the
 page is the model's and each step carries the mapping exercise's label. It is
-never typed by hand, so a change to the model changes the example.
+never typed by hand, so a change to the model changes the example. A warm
+build reads the rendered episode from the build memo (:mod:`lesson_hooks.memo`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import yaml
 from mkdocs.config.defaults import MkDocsConfig
@@ -27,6 +30,7 @@ from lab.render import render_episode
 from lesson_hooks import fences as fence_blocks
 from lesson_hooks.fences import Fence, FenceError
 from lesson_hooks.fences import file_lines as fence_lines
+from lesson_hooks.memo import memoized
 
 FENCE_INFO = "lab-episode"
 PREFIX = "worked-example"
@@ -52,8 +56,13 @@ def read_params(fence: Fence, path: str) -> dict[str, object]:
     return data
 
 
+def episode_html(params: Mapping[str, object]) -> str:
+    """The run's recorded episode as HTML (what the build memo keeps)."""
+    return render_episode(run_experiment(params), PREFIX)
+
+
 def render_worked_example(params: dict[str, object]) -> str:
-    episode = render_episode(run_experiment(params), PREFIX)
+    episode = memoized(episode_html, params)
     return f'<div class="lesson-episode" data-lesson-episode>\n{episode}\n</div>'
 
 
