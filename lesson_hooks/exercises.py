@@ -134,7 +134,7 @@ class _Reader:
     ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         """The fence's top-level mapping, every required key present (``noun``: "exercise")."""
         try:
-            root = yaml.compose(self.fence.body, Loader=yaml.SafeLoader)
+            root = fence_blocks.compose_yaml(self.fence.body)
         except yaml.MarkedYAMLError as err:
             mark = err.problem_mark or err.context_mark
             line = self.fence.line + 1 + mark.line if mark else self.fence.line

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
@@ -22,6 +23,10 @@ from mkdocs.utils.meta import get_data
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 #: YAML's tag for an empty value.
 NULL_TAG = "tag:yaml.org,2002:null"
+
+# libyaml composes a block about ten times faster than pure-Python PyYAML (a
+# site's blocks are read twice per build), with the same nodes and start lines.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Any fenced code block opener (CommonMark): its body is skipped, so an example
 # lab block shown inside a ````markdown fence is left alone.
@@ -37,6 +42,18 @@ class FenceError(PluginError):
         self.path = path
         self.line = line
         self.problem = problem
+
+
+def compose_yaml(text: str) -> yaml.Node | None:
+    """A block's YAML as nodes (with line marks), by libyaml when PyYAML has it.
+
+    A block libyaml refuses is composed again by PyYAML, so an error reads in
+    PyYAML's words (``yaml.MarkedYAMLError``), which the hooks quote.
+    """
+    try:
+        return yaml.compose(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 @dataclass(frozen=True)

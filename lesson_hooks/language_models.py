@@ -66,7 +66,7 @@ def parse_fence(fence: Fence, path: str) -> LanguageModelsLab:
         return LanguageModelsFenceError(path, line, problem)
 
     try:
-        root = yaml.compose(fence.body, Loader=yaml.SafeLoader)
+        root = fence_blocks.compose_yaml(fence.body)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = fence.line + 1 + (mark.line if mark else 0)

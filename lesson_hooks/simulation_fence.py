@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from lab import ParamError, SimParams, validate_params
-from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.fences import NULL_TAG, SLUG, Fence, FenceError, compose_yaml
 from lesson_hooks.fences import find_fences as _find_fences
 
 FENCE_INFO = "lab-simulation"
@@ -72,7 +72,7 @@ def parse_fence(fence: Fence, path: str) -> SimulationLab:
         return SimulationFenceError(path, line, problem)
 
     try:
-        root = yaml.compose(fence.body, Loader=yaml.SafeLoader)
+        root = compose_yaml(fence.body)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = fence.line + 1 + mark.line if mark else fence.line
