@@ -104,22 +104,34 @@ def _read(entry: Path, key: str) -> dict[str, Json] | None:
     return found
 
 
-def _write(entry: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> bool:
+    """Write ``text`` aside and rename it over ``path``: a concurrent build never reads half.
+
+    False when it cannot be written (the caller then only loses time).
+    """
     aside: str | None = None
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        # Written aside and renamed: a concurrent build never reads half an entry.
+        path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=entry.parent, suffix=".tmp", delete=False
+            "w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False
         ) as out:
             aside = out.name
             out.write(text)
-        os.replace(aside, entry)
-        _prune(entry.parent, keep=entry)
+        os.replace(aside, path)
     except OSError as err:
-        log.debug("Build memo not written (%s); the value is computed each build.", err)
+        log.debug("Build cache %s not written: %s", path, err)
         if aside is not None:
             Path(aside).unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _write(entry: Path, text: str) -> None:
+    if write_atomically(entry, text):
+        try:
+            _prune(entry.parent, keep=entry)
+        except OSError as err:  # another build pruned at the same time
+            log.debug("Build memo not pruned: %s", err)
 
 
 def _prune(cache_dir: Path, keep: Path) -> None:

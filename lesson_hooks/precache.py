@@ -28,16 +28,19 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 from typing import Literal
 from urllib.parse import quote, unquote
 
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 
+from lesson_hooks.file_hashes import FileHashes
 from lesson_hooks.paths import EDITOR_BUNDLE, VENDOR_DIR
 from lesson_hooks.snapshot import FILE_PREFIX as SNAPSHOT_PREFIX
 
@@ -65,6 +68,8 @@ _IMMUTABLE_DIRS = (*LAB_GROUP, *ON_USE_GROUP)
 Group = Literal["site", "lab", "on-use"]
 GROUPS: tuple[Group, ...] = ("site", "lab", "on-use")
 _command = "build"
+# The vendored runtime's files and where each is copied from, unchanged (see on_env).
+_vendored: dict[str, Path] = {}
 
 
 def on_startup(*, command: str, dirty: bool) -> None:
@@ -104,6 +109,16 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
+    # Every hook has added its files by now. Pyodide and the snapshot are most of
+    # the site's bytes; file_hashes reuses their hashes while their sources are unchanged.
+    _vendored.clear()
+    for file in files:
+        if file.dest_uri.startswith(f"{VENDOR_DIR}/") and file.abs_src_path:
+            _vendored[file.dest_uri] = Path(file.abs_src_path)
+    return env
+
+
 def entry_group(url: str) -> Group:
     if url.startswith(f"{VENDOR_DIR}/") and PurePosixPath(url).name.startswith(SNAPSHOT_PREFIX):
         return "on-use"
@@ -117,8 +132,15 @@ def is_immutable(url: str) -> bool:
     return url.startswith(_IMMUTABLE_DIRS) or bool(_HASHED_NAME.search(url))
 
 
-def build_manifest(site_dir: Path, sw_source: str) -> dict[str, object]:
-    """Every file under ``site_dir`` a browser may need, with hashes and a version."""
+def build_manifest(
+    site_dir: Path, sw_source: str, file_hash: Callable[[str, Path], str] | None = None
+) -> dict[str, object]:
+    """Every file under ``site_dir`` a browser may need, with hashes and a version.
+
+    ``file_hash(relative, path)`` is a file's content hash (default: from its
+    bytes; ``FileHashes`` reuses the known hashes of vendored files).
+    """
+    file_hash = file_hash or FileHashes({}, cache=None)
     files = []
     for path in sorted(p for p in site_dir.rglob("*") if p.is_file()):
         relative = path.relative_to(site_dir).as_posix()
@@ -128,7 +150,7 @@ def build_manifest(site_dir: Path, sw_source: str) -> dict[str, object]:
         files.append(
             {
                 "url": url,
-                "hash": hashlib.sha256(path.read_bytes()).hexdigest()[:16],
+                "hash": file_hash(relative, path),
                 "group": entry_group(relative),
                 "immutable": is_immutable(relative),
             }
@@ -158,7 +180,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     source = (Path(config.docs_dir) / SW_SOURCE).read_text(encoding="utf-8")
     manifest = None
     if service_worker_enabled(config):
-        manifest = build_manifest(site_dir, source)
+        hashes = FileHashes(_vendored)
+        manifest = build_manifest(site_dir, source, hashes)
+        hashes.save()
         text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
         (site_dir / MANIFEST_DEST).write_text(text, encoding="utf-8")
         files = manifest["files"]
