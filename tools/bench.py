@@ -30,10 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 LAB_WORKER = "/assets/lab/worker.js"
 BOOT_TIMEOUT = 60_000
 
-# The same pages without the lab: no hooks, no lab assets (a plain Material site).
+# The same pages without the lab: no lab hooks or assets (a plain Material site
+# with the lesson's stylesheet, minified as in the full build).
 PLAIN_CONFIG = """\
 INHERIT: mkdocs.yml
-hooks: []
+hooks: [lesson_hooks/minify.py]  # not the lab: both builds ship minified
 extra_javascript: []
 extra_css: [assets/stylesheets/lesson.css]
 """

@@ -14,7 +14,7 @@ from tests.conftest import ROOT, BuiltSite
 
 PAGE = "simulation/index.html"
 # Where code-panel.js imports the bundle from, relative to itself.
-_IMPORT = re.compile(r'new URL\("([^"]+)", import\.meta\.url\)')
+_IMPORT = re.compile(r'new URL\("([^"]+)",\s*import\.meta\.url\)')
 
 
 class CodeBlock(HTMLParser):
