@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 from lesson_hooks.memo import memoized
 
@@ -36,61 +40,60 @@ def entries(cache: Path) -> list[Path]:
     return sorted(cache.glob("*.json"))
 
 
-def test_the_same_code_and_params_reuse_the_run(tmp_path: Path) -> None:
+Run = Callable[..., Any]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Run:
+    """``run(updates)``: the memoized ``train`` against a fake lab and a cache in ``tmp_path``."""
     calls.clear()
     lab = fake_lab(tmp_path, "RATE = 0.2\n")
-    cache = tmp_path / "cache"
-    first = memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
-    again = memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
+
+    def memo_run(updates: int, package: ModuleType = lab, cache: Path = tmp_path / "cache") -> Any:
+        return memoized(train, {"updates": updates}, cache_dir=cache, package=package)
+
+    return memo_run
+
+
+def test_the_same_code_and_params_reuse_the_run(tmp_path: Path, run: Run) -> None:
+    first, again = run(200), run(200)
     assert calls == [{"updates": 200}]
     # A miss returns what a hit reads back (JSON: the tuple is a list either way).
     assert first == again == {"html": "<p>200 updates</p>", "pair": [1, 2]}
-    assert len(entries(cache)) == 1
+    assert len(entries(tmp_path / "cache")) == 1
 
 
-def test_changed_params_run_again(tmp_path: Path) -> None:
-    calls.clear()
-    lab = fake_lab(tmp_path, "RATE = 0.2\n")
-    cache = tmp_path / "cache"
-    memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
-    changed = memoized(train, {"updates": 300}, cache_dir=cache, package=lab)
+def test_changed_params_run_again(run: Run) -> None:
+    run(200)
+    assert run(300)["html"] == "<p>300 updates</p>"
     assert calls == [{"updates": 200}, {"updates": 300}]
-    assert changed["html"] == "<p>300 updates</p>"
 
 
-def test_an_edit_of_the_lab_runs_again(tmp_path: Path) -> None:
-    calls.clear()
-    cache = tmp_path / "cache"
-    memoized(train, {"updates": 200}, cache_dir=cache, package=fake_lab(tmp_path, "RATE = 0.2\n"))
+def test_an_edit_of_the_lab_runs_again(tmp_path: Path, run: Run) -> None:
+    run(200)
     (tmp_path / "fakelab" / "sim.py").write_text("STEPS = 3\n", encoding="utf-8")
     edited = fake_lab(tmp_path, "RATE = 0.2\n")
-    memoized(train, {"updates": 200}, cache_dir=cache, package=edited)
-    memoized(train, {"updates": 200}, cache_dir=cache, package=edited)
+    run(200, edited)
+    run(200, edited)
     assert calls == [{"updates": 200}, {"updates": 200}]
-    assert len(entries(cache)) == 2
+    assert len(entries(tmp_path / "cache")) == 2
 
 
-def test_a_corrupt_entry_is_ignored_and_rewritten(tmp_path: Path) -> None:
-    calls.clear()
-    lab = fake_lab(tmp_path, "RATE = 0.2\n")
-    cache = tmp_path / "cache"
-    memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
-    [entry] = entries(cache)
+def test_a_corrupt_entry_is_ignored_and_rewritten(tmp_path: Path, run: Run) -> None:
+    run(200)
+    [entry] = entries(tmp_path / "cache")
     for corrupt in ('{"key": "x", "val', '{"key": "another", "value": 1}', "\xff[]"):
         entry.write_text(corrupt, encoding="latin-1")
-        value = memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
+        value = run(200)
         assert value["html"] == "<p>200 updates</p>"
         assert json.loads(entry.read_text(encoding="utf-8"))["value"] == value
     assert len(calls) == 4
-    memoized(train, {"updates": 200}, cache_dir=cache, package=lab)
+    run(200)
     assert len(calls) == 4
 
 
-def test_a_cache_that_cannot_be_written_still_gives_the_value(tmp_path: Path) -> None:
-    calls.clear()
-    lab = fake_lab(tmp_path, "RATE = 0.2\n")
+def test_a_cache_that_cannot_be_written_still_gives_the_value(tmp_path: Path, run: Run) -> None:
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("", encoding="utf-8")
-    value = memoized(train, {"updates": 200}, cache_dir=blocked, package=lab)
-    assert value["html"] == "<p>200 updates</p>"
+    assert run(200, cache=blocked)["html"] == "<p>200 updates</p>"
     assert len(calls) == 1
