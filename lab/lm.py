@@ -66,8 +66,6 @@ BROKEN, INLINE, CALL = "broken", "inline", "call"
 #: Responses less likely than this are left out of the exact sums; their mass is reported.
 FLOOR = 1e-5
 _START = -1
-#: Previous tokens (-1 to END) as one small int, a * _SPAN + b, in TokenLM.generate.
-_SPAN = len(VOCAB) + 1
 _INDEX = {word: i for i, word in enumerate(VOCAB)}
 
 Tokens = tuple[int, ...]
@@ -146,6 +144,31 @@ def _response_steps(prompt: str, tokens: Tokens) -> Iterator[tuple[Key, int]]:
 _PRETRAINED = pretrained()
 
 
+class _Context:
+    """One context of a model, (prompt, t-2, t-1): its logits, its next-token
+    distribution (computed again when first needed after a change), and the context
+    each token leads to, so :meth:`TokenLM.generate` walks from context to context
+    instead of building and hashing a key per token."""
+
+    __slots__ = ("cumulative", "key", "logits", "next", "probs")
+
+    def __init__(self, key: Key, logits: Sequence[float]) -> None:
+        self.key = key
+        self.logits = logits
+        self.probs: tuple[float, ...] | None = None
+        self.cumulative: tuple[float, ...] | None = None
+        self.next: list[_Context | None] = [None] * END
+
+    def softmax(self) -> tuple[float, ...]:
+        """Compute the distribution; returns its cumulative sums, which sampling uses."""
+        top = max(self.logits)
+        exps = [math.exp(x - top) for x in self.logits]
+        total = math.fsum(exps)
+        probs = self.probs = tuple([e / total for e in exps])
+        cumulative = self.cumulative = tuple(accumulate(probs))
+        return cumulative
+
+
 class TokenLM:
     """A next-token table. A context never trained on keeps its pretrained logits.
 
@@ -156,8 +179,8 @@ class TokenLM:
     def __init__(self, base: dict[Key, tuple[float, ...]] | None = None) -> None:
         self._base = _PRETRAINED if base is None else base
         self._own: dict[Key, list[float]] = {}
-        self._probs: dict[Key, tuple[tuple[float, ...], tuple[float, ...]]] = {}
-        self._cumulative: dict[str, dict[int, tuple[float, ...]]] = {}
+        self._contexts: dict[Key, _Context] = {}
+        self._starts: dict[str, _Context] = {}  # each prompt's first context, for generate
 
     def copy(self) -> TokenLM:
         other = TokenLM(self._base)
@@ -171,41 +194,44 @@ class TokenLM:
         role = key[0].partition(":")[0]
         return self._base.get((role, key[1], key[2]), (0.0,) * len(VOCAB))
 
-    def _cached(self, key: Key) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        cached = self._probs.get(key)
-        if cached is None:
-            logits = self.logits(key)
-            top = max(logits)
-            exps = [math.exp(x - top) for x in logits]
-            total = math.fsum(exps)
-            probs = tuple([e / total for e in exps])
-            cached = self._probs[key] = (probs, tuple(accumulate(probs)))
-        return cached
+    def _context(self, key: Key) -> _Context:
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = _Context(key, self.logits(key))
+        return context
 
     def probs(self, key: Key) -> tuple[float, ...]:
         """The next-token distribution in context ``key``."""
-        return self._cached(key)[0]
+        context = self._context(key)
+        if context.probs is None:
+            context.softmax()
+        return context.probs
 
     def generate(self, prompt: str, rng: random.Random) -> Tokens:
         """Sample a response token by token, until the end token or MAX_TOKENS."""
-        # The hot loop of training: contexts by small int per prompt, not by tuple.
-        table = self._cumulative.get(prompt)
-        if table is None:
-            table = self._cumulative[prompt] = {}
+        # The hot loop of training: it follows each context's link to the next one.
+        context = self._starts.get(prompt)
+        if context is None:
+            context = self._starts[prompt] = self._context((prompt, _START, _START))
         draw = rng.random
         out: list[int] = []
-        a = b = _START
         for _ in range(MAX_TOKENS):
-            cumulative = table.get(a * _SPAN + b)
+            cumulative = context.cumulative
             if cumulative is None:
-                cumulative = table[a * _SPAN + b] = self._cached((prompt, a, b))[1]
-            # u < the last cumulative sum, so the index is at most END.
-            token = bisect_right(cumulative, draw() * cumulative[-1])
+                cumulative = context.softmax()
+            # u < the last cumulative sum (at END, not -1: a plain index is quicker),
+            # so the index is at most END.
+            token = bisect_right(cumulative, draw() * cumulative[END])
             if token == END:
                 break
             out.append(token)
-            a, b = b, token
+            context = context.next[token] or self._follow(context, token)
         return tuple(out)
+
+    def _follow(self, context: _Context, token: int) -> _Context:
+        prompt, _, b = context.key
+        following = context.next[token] = self._context((prompt, b, token))
+        return following
 
     def probability(self, prompt: str, tokens: Tokens) -> float:
         p = 1.0
@@ -218,9 +244,10 @@ class TokenLM:
         return [(token, self.probs(key)[token]) for key, token in _response_steps(prompt, tokens)]
 
     def add(self, key: Key, delta: Sequence[float]) -> None:
-        self._own[key] = [x + d for x, d in zip(self.logits(key), delta, strict=True)]
-        self._probs.pop(key, None)
-        self._cumulative.get(key[0], {}).pop(key[1] * _SPAN + key[2], None)
+        context = self._context(key)
+        own = [x + d for x, d in zip(context.logits, delta, strict=True)]
+        context.logits = self._own[key] = own
+        context.probs = context.cumulative = None  # computed again when next needed
 
     def most_likely(self, prompt: str, k: int = 1) -> list[tuple[Tokens, float]]:
         """The ``k`` most probable whole responses, best first (best-first search)."""
