@@ -532,7 +532,9 @@ def verify(helper: Tokens, main: Tokens) -> str:
 
 
 def reward(verdict: str, safe_reward: float) -> float:
-    return {CALL: 1.0, INLINE: safe_reward, BROKEN: 0.0}[verdict]
+    if verdict == CALL:
+        return 1.0
+    return safe_reward if verdict == INLINE else 0.0
 
 
 # ---------------------------------------------------------- exact expectations
@@ -685,7 +687,7 @@ def advantages(rewards: Sequence[float], baseline: str = "mean") -> list[float]:
 # --8<-- [end:advantages]
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: a frozen one's __init__ is several times slower (~10,000 a run)
 class Sample:
     helper: Tokens
     main: Tokens
