@@ -23,6 +23,7 @@ agents' responses (Liu et al., Eq. 1).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import random
@@ -872,20 +873,26 @@ def _prompted(params: LMParams) -> dict[str, Any]:
     return _PROMPTED[params.safe_reward]
 
 
+@functools.cache
+def _pretrained_models() -> dict[str, Any]:
+    """The pretrained pair described; it does not depend on the run, so it is computed once."""
+    return describe_models(TokenLM(), TokenLM(), False)
+
+
 def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict[str, Any]:
     """Every method for one seed; ``detail`` adds the curves and the models."""
     every = max(1, params.updates // 40)
-    curve_points: list[float] = []
+    curve_points: list[float] = []  # rounded once each, not again in every report
 
     def on_update(u: int, mean: float) -> None:
-        curve_points.append(mean)
+        curve_points.append(_round(mean))
         if progress and (u % every == 0 or u == params.updates):
             progress(
                 {
                     "phase": "learned",
                     "update": u,
                     "updates": params.updates,
-                    "mean_reward": [_round(x) for x in curve_points],
+                    "mean_reward": list(curve_points),
                 }
             )
 
@@ -907,7 +914,7 @@ def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict
         result["communication"] = outcome(helper_c, main_c, params, True)
     if detail:
         result["curve"] = [_round(x) for x in curve]
-        result["before"] = describe_models(TokenLM(), TokenLM(), False)
+        result["before"] = _pretrained_models()
         result["after"] = describe_models(helper, main, False)
     return result
 
