@@ -3,6 +3,11 @@
 // A page loads a lab's code only when it has such a lab, so pages without one
 // (and the bytes a reader downloads before reaching one) stay light. Material
 // publishes each page, including each instantly navigated one, on document$.
+//
+// The page's own load is one long task already (Material sets up its
+// components), so each lab is set up in a task of its own, one after another:
+// a page with a lab and seven guided experiments never blocks for all of them
+// at once, and a reader's input gets in between.
 const KINDS = {
   mapping: () => import("./mapping.js"),
   quiz: () => import("./quiz.js"),
@@ -13,13 +18,26 @@ const KINDS = {
 
 const mounted = new Map();
 
-async function mountLab(root) {
+// Let the browser run whatever waits (input, rendering) before the next set-up.
+const nextTask = () =>
+  globalThis.scheduler?.yield
+    ? globalThis.scheduler.yield()
+    : new Promise((resolve) => setTimeout(resolve, 0));
+
+let queue = Promise.resolve();
+
+function mountLab(root) {
   const load = KINDS[root.dataset.lab];
   if (!load) return;
   mounted.set(root, null);
-  const { default: Lab } = await load();
-  // The reader may have navigated away while the module loaded.
-  if (root.isConnected && mounted.has(root)) mounted.set(root, new Lab(root));
+  const loaded = load(); // every lab's module downloads at once
+  queue = queue.then(async () => {
+    const { default: Lab } = await loaded;
+    await nextTask();
+    // The reader may have navigated away in the meantime.
+    if (root.isConnected && mounted.has(root)) mounted.set(root, new Lab(root));
+  });
+  queue = queue.catch((err) => console.error(err));
 }
 
 function mount(doc) {

@@ -68,8 +68,10 @@ export class CurveChart {
   constructor(plot, labels) {
     this.#plot = plot;
     this.#labels = labels;
-    this.#observer = new ResizeObserver(() => {
-      if (plot.clientWidth !== this.#width) this.#schedule();
+    // The observer's own size, not clientWidth: reading layout here, while the
+    // page is still being set up, would force a layout of the whole page.
+    this.#observer = new ResizeObserver(([entry]) => {
+      if (Math.round(entry.contentRect.width) !== this.#width) this.#schedule();
     });
     this.#observer.observe(plot);
   }
