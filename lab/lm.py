@@ -151,23 +151,39 @@ class _Context:
     each token leads to, so :meth:`TokenLM.generate` walks from context to context
     instead of building and hashing a key per token."""
 
-    __slots__ = ("cumulative", "key", "logits", "next", "probs")
+    __slots__ = (
+        "cumulative",
+        "high",
+        "key",
+        "likeliest",
+        "logits",
+        "low",
+        "next",
+        "probs",
+        "total",
+    )
 
     def __init__(self, key: Key, logits: Sequence[float]) -> None:
         self.key = key
         self.logits = logits
         self.probs: tuple[float, ...] | None = None
         self.cumulative: tuple[float, ...] | None = None
+        # Filled in by softmax: the likeliest token, the draws that pick it and their scale.
+        self.likeliest = 0
+        self.low = self.high = self.total = 0.0
         self.next: list[_Context | None] = [None] * END
 
-    def softmax(self) -> tuple[float, ...]:
-        """Compute the distribution; returns its cumulative sums, which sampling uses."""
+    def softmax(self) -> None:
+        """Compute the distribution, and what sampling needs of it."""
         top = max(self.logits)
         exps = [math.exp(x - top) for x in self.logits]
         total = math.fsum(exps)
         probs = self.probs = tuple([e / total for e in exps])
         cumulative = self.cumulative = tuple(accumulate(probs))
-        return cumulative
+        likeliest = self.likeliest = self.logits.index(top)
+        self.low = cumulative[likeliest - 1] if likeliest else 0.0
+        self.high = cumulative[likeliest]
+        self.total = cumulative[END]
 
 
 class TokenLM:
@@ -217,12 +233,16 @@ class TokenLM:
         draw = rng.random
         out: list[int] = []
         for _ in range(MAX_TOKENS):
-            cumulative = context.cumulative
-            if cumulative is None:
-                cumulative = context.softmax()
-            # u < the last cumulative sum (at END, not -1: a plain index is quicker),
-            # so the index is at most END.
-            token = bisect_right(cumulative, draw() * cumulative[END])
+            if context.cumulative is None:
+                context.softmax()
+            # u < the last cumulative sum, so the index is at most END.
+            u = draw() * context.total
+            # Most draws pick the likeliest token: bisect_right would give it exactly
+            # when low <= u < high, so that is checked first.
+            if context.low <= u < context.high:
+                token = context.likeliest
+            else:
+                token = bisect_right(context.cumulative, u)
             if token == END:
                 break
             out.append(token)
