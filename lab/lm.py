@@ -264,10 +264,10 @@ class TokenLM:
         """Each decision of a response (its end token included) with its probability."""
         return [(token, self.probs(key)[token]) for key, token in _response_steps(prompt, tokens)]
 
-    def add(self, key: Key, delta: Sequence[float]) -> None:
+    def set_logits(self, key: Key, logits: list[float]) -> None:
+        """Train context ``key``: its logits become ``logits`` (kept, not copied)."""
         context = self._context(key)
-        own = [x + d for x, d in zip(context.logits, delta, strict=True)]
-        context.logits = self._own[key] = own
+        context.logits = self._own[key] = logits
         context.probs = context.cumulative = None  # computed again when next needed
 
     def most_likely(self, prompt: str, k: int = 1) -> list[tuple[Tokens, float]]:
@@ -757,9 +757,13 @@ def _policy_step(
             row[token] += a
             weight[key] += a
     scale = rate / len(adv)
+    # At each context, row - w * probs is the summed gradient (row[t]: the advantages
+    # of the times token t was chosen there; w: all of them); each logit moves by scale times it.
     for key, row in chosen.items():
-        w = weight[key]
-        model.add(key, [scale * (r - w * p) for r, p in zip(row, model.probs(key), strict=True)])
+        w, logits, probs = weight[key], model.logits(key), model.probs(key)
+        model.set_logits(
+            key, [x + scale * (r - w * p) for x, r, p in zip(logits, row, probs, strict=True)]
+        )
 
 
 # --8<-- [end:policy-step]
