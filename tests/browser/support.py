@@ -111,13 +111,37 @@ SETTLED = """() => document.getAnimations().every(
 )"""
 
 
+SHOW_SKIPPED = """() => new Promise((done) => {
+  for (const el of document.querySelectorAll(".md-typeset > *")) {
+    if (getComputedStyle(el).contentVisibility === "auto") {
+      el.style.contentVisibility = "visible";
+      el.dataset.testShown = "";
+    }
+  }
+  requestAnimationFrame(() => requestAnimationFrame(done));
+})"""
+UNSHOW_SKIPPED = """() => {
+  for (const el of document.querySelectorAll("[data-test-shown]")) {
+    el.style.contentVisibility = "";
+    delete el.dataset.testShown;
+  }
+}"""
+
+
 def axe_violations(page: Page, where: str, include: list[str] | None = None) -> list[str]:
     """The page's axe-core violations (only inside the ``include`` selectors, if given):
     one entry per rule, naming every element."""
     # Colours are only what a reader sees once Material's fades and palette
     # transitions have finished; endless animations (spinners) never do.
     page.wait_for_function(SETTLED)
-    results = _axe().run(page, context={"include": include} if include else None)
+    # Blocks the browser has not laid out yet (content-visibility: auto) are
+    # checked as a reader sees them once they near the viewport: axe would
+    # otherwise read stale colours and sizes from a block it never rendered.
+    page.evaluate(SHOW_SKIPPED)
+    try:
+        results = _axe().run(page, context={"include": include} if include else None)
+    finally:
+        page.evaluate(UNSHOW_SKIPPED)
     found: list[str] = []
     for violation in results.response["violations"]:
         nodes = violation["nodes"]

@@ -66,6 +66,26 @@ def test_every_page_has_no_accessibility_violations(
     assert not problems, report(problems)
 
 
+def test_on_a_phone_a_listing_not_yet_laid_out_can_still_be_scrolled_by_keyboard(
+    phone: tuple[Page, PageErrors],
+) -> None:
+    """Listings far down the page are skipped until near (content-visibility): one
+    that may scroll sideways is a tab stop until it is laid out and shown not to."""
+    page, _ = phone
+    page.goto("simulation/")
+    last = page.locator(".md-typeset > .highlight pre > code").last
+    expect(last).to_have_attribute("tabindex", "0")
+    last.scroll_into_view_if_needed()
+    scrolls = "c => c.scrollWidth > c.clientWidth || c.scrollHeight > c.clientHeight"
+    page.wait_for_function(
+        f"""() => {{
+          const codes = [...document.querySelectorAll(".md-typeset > .highlight pre > code")];
+          const c = codes[codes.length - 1];
+          return ({scrolls})(c) === (c.getAttribute("tabindex") === "0");
+        }}"""
+    )
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_every_page_on_a_phone_has_no_accessibility_violations(
     phone: tuple[Page, PageErrors], site: BuiltSite, scheme: str

@@ -7,6 +7,9 @@
 // 2. Material makes a block that scrolls sideways focusable, so it can be
 //    scrolled from the keyboard, but only where the pointer can hover; a phone
 //    used with a keyboard or a switch needs it too (scrollable-region-focusable).
+//    A block far from the viewport is not laid out yet (content-visibility,
+//    lesson.css), so whether it scrolls is unknown: it starts focusable and
+//    keeps that only if it scrolls once the browser has laid it out.
 const HOVER = matchMedia("(hover)");
 const ours = new WeakSet(); // code elements this module made focusable
 
@@ -37,6 +40,10 @@ function mount(doc) {
   resized.disconnect();
   edited.disconnect();
   for (const code of doc.querySelectorAll("pre > code")) {
+    if (!HOVER.matches && !code.hasAttribute("tabindex")) {
+      code.setAttribute("tabindex", "0");
+      ours.add(code);
+    }
     resized.observe(code);
     edited.observe(code, { attributeFilter: ["tabindex"] });
   }
