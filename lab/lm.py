@@ -739,6 +739,8 @@ def _policy_step(
     The gradient of log softmax at a context is onehot(token) - probs, so a token
     the model was already sure of (p near 1) barely moves.
     """
+    if not any(adv):
+        return  # every reward was the same: no response did better than its group
     # Identical responses share one gradient: sum their advantages first.
     summed: dict[tuple[str, Tokens], float] = {}
     for response, a in zip(responses, adv, strict=True):
