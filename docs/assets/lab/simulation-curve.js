@@ -206,17 +206,25 @@ export class CurveChart {
 }
 
 // Axis labels and the chart's title: plain numbers, at most a few decimals.
-const NUMBER = new Intl.NumberFormat("en", { maximumFractionDigits: 4, useGrouping: false });
-const MEAN = new Intl.NumberFormat("en", { maximumFractionDigits: 2, useGrouping: false });
+// Made on first use: a page's first Intl formatter loads locale data, which
+// would cost every page load tens of milliseconds for a chart not yet drawn.
+const formats = {};
+function format(digits, v) {
+  formats[digits] ??= new Intl.NumberFormat("en", {
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  });
+  return formats[digits].format(v);
+}
 
 function fmt(v) {
-  return NUMBER.format(Number(v.toPrecision(12)));
+  return format(4, Number(v.toPrecision(12)));
 }
 
 function describeCurve(data, labels, done) {
   if (!done) return `Learning curve: no updates yet of ${data.updates}.`;
   const last = Object.entries(labels)
-    .map(([m, label]) => `${label} ${MEAN.format(data.series[m]?.at(-1) ?? Number.NaN)}`)
+    .map(([m, label]) => `${label} ${format(2, data.series[m]?.at(-1) ?? Number.NaN)}`)
     .join(", ");
   return `Learning curve after ${done} of ${data.updates} updates. Mean shared reward of the last update: ${last}.`;
 }
