@@ -131,13 +131,13 @@ UNSHOW_SKIPPED = """() => {
 def axe_violations(page: Page, where: str, include: list[str] | None = None) -> list[str]:
     """The page's axe-core violations (only inside the ``include`` selectors, if given):
     one entry per rule, naming every element."""
-    # Colours are only what a reader sees once Material's fades and palette
-    # transitions have finished; endless animations (spinners) never do.
-    page.wait_for_function(SETTLED)
     # Blocks the browser has not laid out yet (content-visibility: auto) are
     # checked as a reader sees them once they near the viewport: axe would
     # otherwise read stale colours and sizes from a block it never rendered.
     page.evaluate(SHOW_SKIPPED)
+    # Colours are only what a reader sees once Material's fades and palette
+    # transitions have finished; endless animations (spinners) never do.
+    page.wait_for_function(SETTLED)
     try:
         results = _axe().run(page, context={"include": include} if include else None)
     finally:
