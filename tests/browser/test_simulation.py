@@ -418,3 +418,8 @@ def test_the_lab_fits_a_phone_screen(page: Page) -> None:
     # Wide tables scroll inside their own box, which a keyboard can reach.
     scroller = lab.locator("[data-lab-partners]")
     expect(scroller).to_have_attribute("tabindex", "0")
+    # So does any block of the episode's transcript that scrolls, once laid out.
+    page.wait_for_function(
+        """() => [...document.querySelectorAll("[data-lab-episode] pre > code")].every(
+          (c) => (c.scrollWidth > c.clientWidth) === (c.tabIndex === 0))"""
+    )

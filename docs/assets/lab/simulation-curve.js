@@ -71,7 +71,10 @@ export class CurveChart {
     // The observer's own size, not clientWidth: reading layout here, while the
     // page is still being set up, would force a layout of the whole page.
     this.#observer = new ResizeObserver(([entry]) => {
-      if (Math.round(entry.contentRect.width) !== this.#width) this.#schedule();
+      const width = Math.round(entry.contentRect.width);
+      if (width === this.#width) return;
+      this.#width = width;
+      this.#schedule();
     });
     this.#observer.observe(plot);
   }
@@ -104,8 +107,9 @@ export class CurveChart {
   #draw() {
     const data = this.#data;
     if (!data) return;
-    const width = Math.max(240, this.#plot.clientWidth);
-    this.#width = this.#plot.clientWidth;
+    // The observer's last width: reading clientWidth here, while progress
+    // rewrites the page around the chart, would lay out the whole page each frame.
+    const width = Math.max(240, this.#width);
     const height = Math.round(Math.min(320, Math.max(220, width * 0.5)));
     const inner = { w: width - MARGIN.left - MARGIN.right, h: height - MARGIN.top - MARGIN.bottom };
     const methods = Object.keys(this.#labels);

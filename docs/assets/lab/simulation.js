@@ -59,6 +59,14 @@ export default class SimulationLab {
   #timer = null; // the current run's CodeTimer
   #stopCause = Cause.STOP;
   #ranEdited = false;
+  // A code block wider than its column scrolls; a keyboard must be able to reach
+  // it. Measured when the browser lays the results out, not by forcing a layout
+  // of the whole page right after they are put in place.
+  #wideCode = new ResizeObserver((entries) => {
+    for (const { target } of entries) {
+      if (target.scrollWidth > target.clientWidth) target.tabIndex = 0;
+    }
+  });
 
   constructor(root) {
     this.#root = root;
@@ -71,6 +79,7 @@ export default class SimulationLab {
     this.#abort.abort();
     this.#status.dispose();
     this.#chart.dispose();
+    this.#wideCode.disconnect();
     this.#code.dispose();
     this.#timer?.cancel();
     if (this.#running) {
@@ -346,9 +355,9 @@ export default class SimulationLab {
       const html = parts?.[slot.dataset.labHtml];
       if (typeof html === "string") slot.innerHTML = html;
     }
-    // A code block wider than its column scrolls; a keyboard must be able to reach it.
+    this.#wideCode.disconnect();
     for (const code of this.#root.querySelectorAll("[data-lab-episode] pre > code")) {
-      if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+      this.#wideCode.observe(code);
     }
   }
 
