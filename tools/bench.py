@@ -80,6 +80,11 @@ CLICK_TIME = """() => document.addEventListener("click",
   (event) => { document.documentElement.dataset.clickAt = event.timeStamp; },
   {capture: true, once: true})"""
 LAB_BOOT = timed_runtime("start()")
+# The page's long tasks (over 50 ms), kept from its start; then those since a time.
+LONG_TASKS = """window.__longTasks = [];
+  new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries()))
+    .observe({type: "longtask", buffered: true});"""
+LONG_TASKS_SINCE = "s => window.__longTasks.filter(t => t.startTime >= s).length"
 LAB_RESTART = timed_runtime("stop()")
 
 
@@ -374,17 +379,13 @@ def browser_rows(browser, url, plain_url, runs, out, tmp_path, p, rows: list[Row
     long_tasks = []
     for _ in range(runs):
         with fresh_page(browser, url) as page:
-            page.add_init_script("""window.__longTasks = [];
-              new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries()))
-                .observe({type: "longtask", buffered: true});""")
+            page.add_init_script(LONG_TASKS)
             page.goto("lesson/")
             page.wait_for_load_state("networkidle")
             start = page.evaluate("performance.now()")
             page.locator("[data-lab]").first.scroll_into_view_if_needed()
             lab_ready(page)
-            long_tasks.append(
-                page.evaluate("s => window.__longTasks.filter(t => t.startTime >= s).length", start)
-            )
+            long_tasks.append(page.evaluate(LONG_TASKS_SINCE, start))
     rows.append(
         Row(
             "long tasks > 50 ms during lab boot",
@@ -393,6 +394,34 @@ def browser_rows(browser, url, plain_url, runs, out, tmp_path, p, rows: list[Row
             "",
             "0",
             median(long_tasks) == 0,
+        )
+    )
+
+    out("long tasks while a simulation run streams its progress…")
+    run_tasks = []
+    for _ in range(runs):
+        with fresh_page(browser, url) as page:
+            page.add_init_script(LONG_TASKS)
+            page.goto("simulation/")
+            lab = page.locator('[data-lab="simulation"]')
+            lab.scroll_into_view_if_needed()
+            lab_ready(page, '[data-lab="simulation"]')
+            start = page.evaluate("performance.now()")
+            lab.get_by_role("button", name="Run", exact=True).click()
+            page.wait_for_function(
+                """() => document.querySelector('[data-lab="simulation"]').dataset.labRun
+                  === 'done'""",
+                timeout=BOOT_TIMEOUT,
+            )
+            run_tasks.append(page.evaluate(LONG_TASKS_SINCE, start))
+    rows.append(
+        Row(
+            "long tasks > 50 ms during a default simulation run (progress, results)",
+            median(run_tasks),
+            None,
+            "",
+            "0",
+            median(run_tasks) == 0,
         )
     )
 
