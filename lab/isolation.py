@@ -85,6 +85,14 @@ class _Saved:
             _restore_mapping(vars(obj), attributes, prune=True)
         elif isinstance(obj, dict):
             _restore_mapping(obj, state, prune=True)
+            # A dict's order is part of what it says (the spec's order is the
+            # form's and the captions'): a key popped and put back, equal as it
+            # is, must not have moved to the end.
+            if list(obj) != list(state):
+                kept = {k: v for k, v in obj.items() if k not in state}
+                obj.clear()
+                obj.update(state)
+                obj.update(kept)
         elif isinstance(obj, list):
             if len(obj) != len(state) or any(a is not b for a, b in zip(obj, state, strict=True)):
                 obj[:] = state

@@ -434,6 +434,9 @@ LEAKS = {
         "import lab.sim_params\nlab.sim_params.PARAM_SPEC['updates']['max'] = 10\n"
         "lab.sim_params.PARAM_SPEC.pop('seed')\n"
     ),
+    "the spec reordered": (
+        "import lab.sim_params\nspec = lab.sim_params.PARAM_SPEC\nspec['seed'] = spec.pop('seed')\n"
+    ),
     "a builtin replaced": "import builtins\nbuiltins.max = lambda *a, **k: 0\n",
     "a builtin shadowed in a lab module": "import lab.sim\nlab.sim.range = lambda *a: []\n",
     "a module replaced": (
@@ -458,6 +461,7 @@ def test_a_run_cannot_change_what_the_next_run_sees(leak: str) -> None:
         run_with_code({"updates": 5}, ORIGINAL + "\n" + LEAKS[leak])
     assert (sys.modules["lab.sim_task"], sys.modules["lab.sim"]) == modules
     assert param_spec() == spec
+    assert list(param_spec()) == list(spec)  # in the same order: the form's and the captions'
     assert run_experiment({"updates": 20}) == clean
     assert model_result(run_with_code({"updates": 20}, ORIGINAL)) == clean
     assert lab.sim_task.CLIMBING == ((11, -30, 0), (-30, 7, 6), (0, 0, 5))
