@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from lesson_hooks.paths import ROOT
 from tools.static_server import StaticServer
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)

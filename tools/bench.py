@@ -23,10 +23,10 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lab.rpc import dispatch
+from lesson_hooks.paths import ROOT
 from tools import chromium
 from tools.static_server import serving
 
-ROOT = Path(__file__).resolve().parent.parent
 LAB_WORKER = "/assets/lab/worker.js"
 BOOT_TIMEOUT = 60_000
 

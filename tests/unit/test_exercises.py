@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -19,8 +18,8 @@ from lesson_hooks.exercises import (
     render_exercise,
     replace_fences,
 )
+from lesson_hooks.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "docs" / "lesson.md"
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line a validation error must point at

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +13,8 @@ from hypothesis import strategies as st
 from lab import check_mapping
 from lab.rpc import dispatch
 from lesson_hooks.exercises import parse_page
+from lesson_hooks.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "docs" / "lesson.md"
 
 

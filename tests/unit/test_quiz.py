@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lab import check_quiz
 from lab.rpc import dispatch
+from lesson_hooks.paths import ROOT
 from lesson_hooks.quiz import QuizError, check_unique, parse_page, render_quiz
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "docs" / "lesson.md"
 PATH = "docs/page.md"
 MARK = "# <-"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import PluginError
@@ -23,11 +22,11 @@ from lab.render import (
     format_percent,
     method_labels,
 )
+from lesson_hooks.paths import ROOT
 from lesson_hooks.simulation import on_page_markdown
 from lesson_hooks.simulation_fence import SimulationFenceError, find_fences, parse_page
 from lesson_hooks.simulation_lab import render_lab
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "simulation.md"
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line an error must point at
