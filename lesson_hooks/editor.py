@@ -14,9 +14,7 @@ made from (the entry, the installed packages' lock, esbuild's options), so a
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -25,6 +23,7 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
 from lesson_hooks import paths
+from lesson_hooks.cache_files import write_atomically
 from lesson_hooks.paths import EDITOR_BUNDLE, ESBUILD, INSTALLED_LOCK, PACKAGE_LOCK
 
 ENTRY = paths.HOOKS / "editor_entry.js"
@@ -54,18 +53,6 @@ def _digest(entry: Path, locks: tuple[Path, ...]) -> str:
         h.update(b"\0")
     h.update("\0".join(ESBUILD_OPTIONS).encode("utf-8"))
     return h.hexdigest()[:16]
-
-
-def _write_atomically(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def bundle_editor(
@@ -108,7 +95,7 @@ def bundle_editor(
             f"esbuild could not bundle the code editor ({entry}):\n{problem}\n"
             "If a package is missing, run `npm ci`."
         )
-    _write_atomically(cached, done.stdout)
+    write_atomically(cached, done.stdout)
     _prune(cache_dir, keep=cached)
     return done.stdout
 

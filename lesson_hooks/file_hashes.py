@@ -12,12 +12,13 @@ is hashed from its bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from lesson_hooks.memo import write_atomically
+from lesson_hooks.cache_files import write_atomically
 from lesson_hooks.paths import CACHE_DIR
 
 HASH_CACHE = CACHE_DIR / "lesson-file-hashes.json"
@@ -59,7 +60,8 @@ class FileHashes:
     def save(self) -> None:
         """Keep the hashes this build used (a cache that cannot be written costs only time)."""
         if self.cache and self.used != self.known:
-            write_atomically(self.cache, json.dumps(self.used, sort_keys=True))
+            with contextlib.suppress(OSError):
+                write_atomically(self.cache, json.dumps(self.used, sort_keys=True))
 
 
 def _load(cache: Path) -> dict[str, str]:

@@ -22,13 +22,13 @@ import json
 import logging
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import lab
+from lesson_hooks.cache_files import write_atomically
 from lesson_hooks.paths import CACHE_DIR
 
 log = logging.getLogger("mkdocs.hooks.memo")
@@ -104,34 +104,16 @@ def _read(entry: Path, key: str) -> dict[str, Json] | None:
     return found
 
 
-def write_atomically(path: Path, text: str) -> bool:
-    """Write ``text`` aside and rename it over ``path``: a concurrent build never reads half.
-
-    False when it cannot be written (the caller then only loses time).
-    """
-    aside: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=path.parent, suffix=".tmp", delete=False
-        ) as out:
-            aside = out.name
-            out.write(text)
-        os.replace(aside, path)
-    except OSError as err:
-        log.debug("Build cache %s not written: %s", path, err)
-        if aside is not None:
-            Path(aside).unlink(missing_ok=True)
-        return False
-    return True
-
-
 def _write(entry: Path, text: str) -> None:
-    if write_atomically(entry, text):
-        try:
-            _prune(entry.parent, keep=entry)
-        except OSError as err:  # another build pruned at the same time
-            log.debug("Build memo not pruned: %s", err)
+    try:
+        write_atomically(entry, text)
+    except OSError as err:  # the build then only loses time
+        log.debug("Build memo %s not written: %s", entry, err)
+        return
+    try:
+        _prune(entry.parent, keep=entry)
+    except OSError as err:  # another build pruned at the same time
+        log.debug("Build memo not pruned: %s", err)
 
 
 def _prune(cache_dir: Path, keep: Path) -> None:

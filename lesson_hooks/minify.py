@@ -28,6 +28,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from lesson_hooks import paths
+from lesson_hooks.cache_files import write_atomically
 from lesson_hooks.paths import ESBUILD, INSTALLED_LOCK
 
 CACHE_DIR = paths.CACHE_DIR / "lesson-minify"
@@ -50,14 +51,10 @@ class Minified:
     source_map: bytes
 
 
-def _key(name: str, content: bytes) -> str:
+def _key(name: str, content: bytes, tool: bytes) -> str:
+    """The cache key of ``name``'s output: its text, esbuild's options and ``tool`` (npm's lock)."""
     h = hashlib.sha256()
-    for part in (
-        name.encode(),
-        content,
-        "\0".join(ESBUILD_OPTIONS).encode(),
-        INSTALLED_LOCK.read_bytes() if INSTALLED_LOCK.is_file() else b"-",
-    ):
+    for part in (name.encode(), content, "\0".join(ESBUILD_OPTIONS).encode(), tool):
         h.update(part)
         h.update(b"\0")
     return h.hexdigest()[:24]
@@ -110,23 +107,22 @@ def minify(
 ) -> dict[str, Minified]:
     """Each of ``sources`` (docs-relative name -> content) minified, from the cache or now."""
     cache_dir = cache_dir or CACHE_DIR
+    tool = INSTALLED_LOCK.read_bytes() if INSTALLED_LOCK.is_file() else b"-"
+    keys = {name: _key(name, content, tool) for name, content in sources.items()}
     results: dict[str, Minified] = {}
     missing: dict[str, bytes] = {}
     for name, content in sources.items():
-        key = _key(name, content)
-        code, source_map = cache_dir / f"{key}.out", cache_dir / f"{key}.map"
+        code, source_map = cache_dir / f"{keys[name]}.out", cache_dir / f"{keys[name]}.map"
         if code.is_file() and source_map.is_file():
             results[name] = Minified(code.read_bytes(), source_map.read_bytes())
         else:
             missing[name] = content
     if missing:
         made = _run_esbuild(missing, esbuild or ESBUILD)
-        cache_dir.mkdir(parents=True, exist_ok=True)
         for name, result in made.items():
-            key = _key(name, missing[name])
             # The map is written last: an entry with it is complete.
-            (cache_dir / f"{key}.out").write_bytes(result.code)
-            (cache_dir / f"{key}.map").write_bytes(result.source_map)
+            write_atomically(cache_dir / f"{keys[name]}.out", result.code)
+            write_atomically(cache_dir / f"{keys[name]}.map", result.source_map)
         results.update(made)
         _prune(cache_dir)
     return results
