@@ -4,11 +4,22 @@ Nothing here imports ``js`` or ``pyodide``; :mod:`lab.browser` is the only
 module that does, and only the worker imports it.
 """
 
-from lab.mapping import check_mapping
-from lab.quiz import check_quiz
-from lab.sim import Experiment, StopExperiment, group_advantages, run_experiment
-from lab.sim_params import ParamError, SimParams, param_spec, validate_params
-from lab.sim_task import (
+import sys
+
+from lab.graded import check_mapping, check_quiz
+from lab.lm import run_language_models
+from lab.sim import (
+    Experiment,
+    ParamError,
+    SimParams,
+    StopExperiment,
+    group_advantages,
+    param_spec,
+    run_experiment,
+    validate_params,
+)
+from lab.sim import task as _sim_task
+from lab.sim.task import (
     CLIMBING,
     DEFAULT_HELD_OUT_PARTNERS,
     DEFAULT_TRAINING_PARTNERS,
@@ -22,7 +33,11 @@ from lab.sim_task import (
     table_reward,
     which_response,
 )
-from lab.user_code import UserCodeError, load_user_code, original_source, run_with_code
+from lab.sim.user_code import UserCodeError, load_user_code, original_source, run_with_code
+
+# Readers' code written before the subpackages imports ``lab.sim_task``; it is the
+# same module as ``lab.sim.task``, so such code still runs.
+sys.modules.setdefault("lab.sim_task", _sim_task)
 
 __all__ = [
     "CLIMBING",
@@ -47,6 +62,7 @@ __all__ = [
     "penalty_table",
     "prompted_prior",
     "run_experiment",
+    "run_language_models",
     "run_with_code",
     "table_reward",
     "validate_params",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_hooks.paths import ROOT
+from lesson_hooks.support.paths import ROOT
 from tools.static_server import StaticServer
 
 

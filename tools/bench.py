@@ -23,7 +23,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lab.rpc import dispatch
-from lesson_hooks.paths import ROOT
+from lesson_hooks.support.paths import ROOT
 from tools import chromium
 from tools.static_server import serving
 
@@ -34,7 +34,7 @@ BOOT_TIMEOUT = 60_000
 # with the lesson's stylesheet, minified as in the full build).
 PLAIN_CONFIG = """\
 INHERIT: mkdocs.yml
-hooks: [lesson_hooks/minify.py]  # not the lab: both builds ship minified
+hooks: [lesson_hooks/build/minify.py]  # not the lab: both builds ship minified
 extra_javascript: []
 extra_css: [assets/stylesheets/lesson.css]
 """
@@ -231,7 +231,7 @@ SIMULATION_CASES = (
 )
 
 
-#: The language-model lab's runs (lab/lm.py): a default run within 0.5 s in the browser,
+#: The language-model lab's runs (lab/lm/model.py): a default run within 0.5 s in the browser,
 #: 20 seeds (MAGRPO only, no comparisons) within 6 s.
 LANGUAGE_MODEL_CASES = (
     ("default language-model run", {}, 0.5),

@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
-from lab.render import render_summary
+from lab.sim.render import render_summary
 from tests.browser.conftest import PageErrors
 from tests.conftest import ROOT, BuiltSite
 
@@ -424,7 +424,7 @@ def consistency_problems(state: dict[str, Any], spec: MappingSpec) -> list[str]:
 
 
 def summary_sentences(results: dict[str, Any]) -> list[str]:
-    """What the simulation lab's summary says about ``results`` (lab.render's, under CPython)."""
+    """What the simulation lab's summary says about ``results`` (lab.sim.render, under CPython)."""
     found = re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", render_summary(results))
     assert found, "a summary"
     return [unescape(text) for text in found]

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from lab.lm import run_language_models, step_language_models
+from lab.lm.model import run_language_models, step_language_models
 from tests.browser.support import (
     BOOT,
     CLIPPED,

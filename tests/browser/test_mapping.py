@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import check_mapping
-from lesson_hooks.exercises import parse_page
+from lesson_hooks.fences.mapping import parse_page
 from tests.browser.conftest import PageErrors
 from tests.browser.support import finger_drag
 from tests.conftest import ROOT, BuiltSite

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from lesson_hooks.precache import (
+from lesson_hooks.build.precache import (
     MANIFEST_DEST,
     SW_DEST,
     SW_SOURCE,

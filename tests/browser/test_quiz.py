@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import check_quiz
-from lesson_hooks.quiz import parse_page
+from lesson_hooks.fences.quiz import parse_page
 from tests.browser.conftest import PageErrors
 from tests.conftest import ROOT, BuiltSite
 

@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, param_spec, run_experiment, validate_params
-from lab.render import describe_params, format_number, format_percent, format_reward
+from lab.sim.render import describe_params, format_number, format_percent, format_reward
 from tests.browser.support import CLIPPED, PHONE, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 

@@ -9,8 +9,8 @@ from functools import cache
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from lab.tasks import run_task, task_outcome
-from lesson_hooks.tasks import Task, parse_page
+from lab.guided.tasks import run_task, task_outcome
+from lesson_hooks.fences.task import Task, parse_page
 from tests.browser.support import BOOT, PHONE, SIMULATION, axe_violations, watch
 from tests.conftest import ROOT, BuiltSite
 
@@ -35,7 +35,7 @@ def cpython_result(task_id: str) -> dict:
 
 
 def cpython_outcome(task_id: str, choice: int) -> str:
-    """What CPython's lab.tasks says for the same settings and prediction."""
+    """What CPython's lab.guided.tasks says for the same settings and prediction."""
     task = next(t for tasks in ALL.values() for t in tasks if t.id == task_id)
     return task_outcome(task.spec, choice, cpython_result(task_id))["text"]
 

@@ -11,8 +11,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import original_source, run_experiment, run_with_code
-from lab.render import format_reward
-from lab.user_code import MAX_OUTPUT, code_version
+from lab.sim.render import format_reward
+from lab.sim.user_code import MAX_OUTPUT, code_version
 from tests.browser.support import CLIPPED, PHONE, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 
@@ -203,9 +203,9 @@ def test_a_run_cannot_change_what_the_next_run_sees(page: Page) -> None:
     lab = open_lab(page)
     meddle = (
         ORIGINAL
-        + "\nimport builtins, lab.sim_task, lab.sim_params\n"
-        + "lab.sim_task.CLIMBING = ((0, 0, 0),) * 3\n"
-        + "lab.sim_params.PARAM_SPEC['updates']['max'] = 1\n"
+        + "\nimport builtins, lab.sim.task, lab.sim.params\n"
+        + "lab.sim.task.CLIMBING = ((0, 0, 0),) * 3\n"
+        + "lab.sim.params.PARAM_SPEC['updates']['max'] = 1\n"
         + "builtins.abs = lambda x: 0\n"
     )
     write(lab, meddle)

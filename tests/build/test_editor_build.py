@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from lab import original_source
-from lab.user_code import code_version
-from lesson_hooks.paths import EDITOR_BUNDLE
+from lab.sim.user_code import code_version
+from lesson_hooks.support.paths import EDITOR_BUNDLE
 from tests.conftest import ROOT, BuiltSite
 
 PAGE = "simulation/index.html"
@@ -57,7 +57,7 @@ def test_the_editor_bundle_is_generated_where_the_page_imports_it(site: BuiltSit
     assert text.startswith("/*! The lesson's code editor")
     assert re.search(r"export\s*\{[^}]*createEditor", text)
     assert "https://" not in text  # nothing from another origin
-    panel_js = site.dir / "assets/lab/code-panel.js"
+    panel_js = site.dir / "assets/lab/widgets/code-panel.js"
     (relative,) = _IMPORT.findall(panel_js.read_text(encoding="utf-8"))
     assert (panel_js.parent / relative).resolve() == bundle.resolve()
     # Only the bundle ships: the entry it is made from stays out of the site.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_hooks.exercises import parse_page
+from lesson_hooks.fences.mapping import parse_page
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
 PROJECT = (

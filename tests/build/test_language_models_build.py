@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.lm import step_language_models
+from lab.lm.model import step_language_models
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
 PROJECT = (
@@ -28,8 +28,8 @@ PAGE = "docs/language-models.md"
 def test_the_page_has_the_lab_its_stylesheet_and_the_first_update(site: BuiltSite) -> None:
     html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
     assert html.count('data-lab="language-models"') == 1
-    assert 'href="../assets/lab/language-models.css"' in html
-    assert (site.dir / "assets" / "lab" / "language-models.css").is_file()
+    assert 'href="../assets/lab/widgets/language-models.css"' in html
+    assert (site.dir / "assets" / "lab" / "widgets" / "language-models.css").is_file()
     for joint in step_language_models({}, 1)["group"]:
         assert f"<code>{escape(joint['main'])}</code>" in html or not joint["main"]
     # The corpus is shown from the file itself.
@@ -40,7 +40,7 @@ def test_the_lab_zip_carries_the_models_and_their_corpus(site: BuiltSite) -> Non
     runtime = json.loads((site.dir / "assets" / "lab" / "runtime.json").read_text())
     with zipfile.ZipFile(site.dir / "assets" / "lab" / runtime["archive"]) as archive:
         names = set(archive.namelist())
-    assert {"lab/lm.py", "lab/lm_corpus.py", "lab/lm_params.py", "lab/lm_render.py"} <= names
+    assert {"lab/lm/model.py", "lab/lm/corpus.py", "lab/lm/params.py", "lab/lm/render.py"} <= names
 
 
 def test_the_lesson_and_the_simulation_page_link_to_it(site: BuiltSite) -> None:

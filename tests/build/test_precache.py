@@ -18,8 +18,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from lesson_hooks.precache import build_manifest
-from lesson_hooks.runtime import RUNTIME_FILES, VENDOR_DIR
+from lesson_hooks.build.precache import build_manifest
+from lesson_hooks.build.runtime import RUNTIME_FILES, VENDOR_DIR
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
 NEVER_FETCHED = ("*.map", "sitemap.xml.gz")

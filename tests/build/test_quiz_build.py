@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from lesson_hooks.quiz import parse_page
+from lesson_hooks.fences.quiz import parse_page
 from tests.build.test_exercise_build import LESSON, line_of, project  # noqa: F401
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 

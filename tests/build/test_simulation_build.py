@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from lab import param_spec, run_experiment
-from lab.render import SLOTS, render_episode
-from lesson_hooks.simulation_fence import parse_page
+from lab.sim.render import SLOTS, render_episode
+from lesson_hooks.fences.simulation.fence import parse_page
 from tests.conftest import ROOT, BuiltSite
 
 PAGE = "simulation/index.html"
@@ -19,7 +19,7 @@ def built(site: BuiltSite) -> str:
 
 
 def test_the_transcript_is_lab_renders_own_of_the_pages_run(site: BuiltSite) -> None:
-    """Golden output that cannot drift: the page holds exactly what lab.render makes."""
+    """Golden output that cannot drift: the page holds exactly what lab.sim.render makes."""
     (lab,) = parse_page(SOURCE.read_text(encoding="utf-8"), "docs/simulation.md")
     expected = render_episode(run_experiment(lab.params), lab.prefix)
     assert f'<div data-lab-episode data-lab-html="episode">{expected}</div>' in built(site)
@@ -46,7 +46,7 @@ def test_the_pages_javascript_holds_no_rule_or_number_format_of_pythons(
 ) -> None:
     """Limits, messages and number formats are Python's; the page's scripts only carry them."""
     for name in LAB_JS:
-        source = (site.dir / "assets" / "lab" / name).read_text(encoding="utf-8")
+        source = (site.dir / "assets" / "lab" / "widgets" / name).read_text(encoding="utf-8")
         # (The curve rounds its SVG path's coordinates with toFixed; nothing it shows.)
         for twin in ("toExponential", "labMin", "labMax", "labMessage", "labBest"):
             assert twin not in source, (name, twin)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lesson_hooks.tasks import parse_page
+from lesson_hooks.fences.task import parse_page
 from tests.build.test_exercise_build import line_of, project  # noqa: F401
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
@@ -32,7 +32,7 @@ def test_every_task_is_on_its_page_as_the_contract_says(site: BuiltSite) -> None
         tasks = parse_page((ROOT / source).read_text(encoding="utf-8"), source)
         html = (site.dir / url / "index.html").read_text(encoding="utf-8")
         assert "```lab-task" not in html
-        assert html.count('href="../assets/lab/tasks.css"') == 1
+        assert html.count('href="../assets/lab/widgets/task.css"') == 1
         for task in tasks:
             root = re.search(rf'<div class="lab lab-task" id="{task.id}"[^>]*>', html)
             assert root, task.id
@@ -41,5 +41,5 @@ def test_every_task_is_on_its_page_as_the_contract_says(site: BuiltSite) -> None
             assert len(radios) == len(task.options)
         assert html.count(">Run this experiment</button>") == len(tasks)
         assert html.count("<summary>Answer and explanation</summary>") == len(tasks)
-    assert (site.dir / "assets" / "lab" / "tasks.js").is_file()
-    assert (site.dir / "assets" / "lab" / "run-request.js").is_file()
+    assert (site.dir / "assets" / "lab" / "widgets" / "task.js").is_file()
+    assert (site.dir / "assets" / "lab" / "shared" / "run-request.js").is_file()

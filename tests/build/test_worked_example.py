@@ -7,10 +7,10 @@ import json
 import pytest
 
 from lab import run_experiment
-from lab.render import STEP_LABELS, render_episode
-from lesson_hooks.fences import FenceError, find_fences
-from lesson_hooks.math import KATEX_DIR, check_katex, locked_katex_version
-from lesson_hooks.worked_example import PREFIX, read_params
+from lab.sim.render import STEP_LABELS, render_episode
+from lesson_hooks.build.katex import KATEX_DIR, check_katex, locked_katex_version
+from lesson_hooks.fences.base import FenceError, find_fences
+from lesson_hooks.fences.episode import PREFIX, read_params
 from tests.build.test_content import article, normalise
 from tests.conftest import ROOT, BuiltSite
 
@@ -21,7 +21,7 @@ def episode_block(site: BuiltSite):
 
 
 def test_the_episode_is_the_models_own(site: BuiltSite) -> None:
-    """The page shows exactly what lab.render makes of a fresh run: nothing typed by hand."""
+    """The page shows exactly what lab.sim.render makes of a fresh run: nothing typed by hand."""
     lesson = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
     (fence,) = find_fences(lesson, "docs/lesson.md", "lab-episode")
     expected = render_episode(run_experiment(read_params(fence, "docs/lesson.md")), PREFIX)

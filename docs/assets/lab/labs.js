@@ -9,11 +9,11 @@
 // a page with a lab and seven guided experiments never blocks for all of them
 // at once, and a reader's input gets in between.
 const KINDS = {
-  mapping: () => import("./mapping.js"),
-  quiz: () => import("./quiz.js"),
-  simulation: () => import("./simulation.js"),
-  "language-models": () => import("./language-models.js"),
-  task: () => import("./tasks.js"),
+  mapping: () => import("./widgets/mapping.js"),
+  quiz: () => import("./widgets/quiz.js"),
+  simulation: () => import("./widgets/simulation.js"),
+  "language-models": () => import("./widgets/language-models.js"),
+  task: () => import("./widgets/task.js"),
 };
 
 const mounted = new Map();

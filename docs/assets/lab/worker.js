@@ -1,7 +1,7 @@
 // The tab's Python: Pyodide in a module worker (Pyodide 314 refuses classic
 // workers), so booting and running Python never block the page.
 //
-// Python starts from the memory snapshot the build made (lesson_hooks/snapshot.py)
+// Python starts from the memory snapshot the build made (lesson_hooks/build/snapshot.py)
 // when runtime.json names one: restoring memory skips the interpreter's start-up
 // and the lab's imports. Anything wrong with it (missing, stale, truncated,
 // corrupt, refused by Pyodide) falls back to a normal boot in this same worker,

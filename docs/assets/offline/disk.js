@@ -1,4 +1,4 @@
-// Only in the downloadable copy (lesson_hooks/offline_copy.py), which readers
+// Only in the downloadable copy (lesson_hooks/build/offline_copy.py), which readers
 // also open straight from disk. Browsers refuse ES modules on file:// pages,
 // so that build marks the site's modules inert (this classic script's
 // INERT_TYPE) and this script starts them when the copy is served over http;

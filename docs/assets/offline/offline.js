@@ -1,4 +1,4 @@
-// Registers the site's service worker (sw.js, see lesson_hooks/precache.py)
+// Registers the site's service worker (sw.js, see lesson_hooks/build/precache.py)
 // and notes in the footer, discreetly, what is available offline. The build
 // leaves this module out of `mkdocs serve` and of the downloadable copy.
 import { getRuntime, State } from "../lab/client.js";

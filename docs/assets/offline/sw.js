@@ -1,4 +1,4 @@
-// The site's service worker. lesson_hooks/precache.py writes it to the site
+// The site's service worker. lesson_hooks/build/precache.py writes it to the site
 // root (a worker's scope is its folder) with the build's precache manifest in
 // place of the string below; `null` makes a worker that only retires (builds
 // that must not be cached: `mkdocs serve`, the downloadable copy).
@@ -20,7 +20,7 @@ const MANIFEST_KEY = new URL("precache-manifest.json", SCOPE).href;
 const NETWORK_TIMEOUT_MS = 4000;
 
 const Message = Object.freeze({ STATUS: "status", CACHE_LAB: "cache-lab" });
-// When each file is cached; see lesson_hooks/precache.py.
+// When each file is cached; see lesson_hooks/build/precache.py.
 const Group = Object.freeze({ SITE: "site", LAB: "lab", ON_USE: "on-use" });
 
 async function deleteCaches(keep) {

@@ -1,4 +1,4 @@
-// Typeset the page's math with the vendored KaTeX (lesson_hooks/math.py).
+// Typeset the page's math with the vendored KaTeX (lesson_hooks/build/katex.py).
 //
 // pymdownx.arithmatex leaves each formula as \( … \) or \[ … \] inside an
 // element with class "arithmatex", readable as TeX without JavaScript. Only a

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lab import original_source
-from lesson_hooks.exercises import parse_page
+from lesson_hooks.fences.mapping import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import allow_errors, also_home, lab_ready
 from tests.browser.support import site_pages

@@ -1,0 +1,56 @@
+// How something outside a lab asks it to run, and hears how the run ended.
+//
+// A guided task (task.js) dispatches RUN_REQUEST on the lab's root with
+// {params}; the lab puts those values into its own form controls, as a reader
+// would, and runs through its usual path. Whatever the outcome (finished,
+// refused, stopped, failed) the lab dispatches RUN_END with {state, result}.
+// dispatchEvent is synchronous, so the requester reads `detail.accepted`
+// right after dispatching: false when the lab was busy with another run.
+export const RUN_REQUEST = "lab-run-request";
+export const RUN_END = "lab-run-end";
+
+/** Put `params` into the form controls of the lab at `root` ([data-lab-field]). */
+export function setControls(root, params) {
+  for (const [name, value] of Object.entries(params)) {
+    const control = root.querySelector(`[data-lab-field="${name}"]`);
+    if (!control || value === null || value === undefined) continue;
+    if (Array.isArray(value)) {
+      // A table: rows of cells, each its own input.
+      const box = control.closest("[data-lab-field-box]") ?? control;
+      value.forEach((row, r) => {
+        row.forEach((cell, c) => {
+          const input = box.querySelector(`[data-lab-cell="${r},${c}"]`);
+          if (input) input.value = String(cell);
+        });
+      });
+    } else if (control.type === "checkbox") {
+      control.checked = Boolean(value);
+    } else {
+      control.value = String(value);
+    }
+    // As if the reader had changed it: a lab shows the fields the new settings use.
+    control.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+}
+
+/**
+ * Answer run requests on `root` until `signal` aborts: unless `busy()`, set the
+ * controls and call `run()`.
+ */
+export function answerRunRequests(root, signal, { busy, run }) {
+  root.addEventListener(
+    RUN_REQUEST,
+    (event) => {
+      event.detail.accepted = !busy();
+      if (!event.detail.accepted) return;
+      setControls(root, event.detail.params);
+      run();
+    },
+    { signal },
+  );
+}
+
+/** Tell whoever listens how the lab's run ended (`result` is null unless it finished). */
+export function announceRunEnd(root, state, result = null) {
+  root.dispatchEvent(new CustomEvent(RUN_END, { detail: { state, result } }));
+}

@@ -1,0 +1,142 @@
+// The status line every lab shows, and the lazy start of the tab's Python.
+import { downloadBytes, getRuntime, State, savingData } from "../client.js";
+import { whenNear } from "./idle.js";
+
+// A download quicker than this needs no progress bar (it would only flash).
+const SHOW_PROGRESS_AFTER_MS = 500;
+
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/**
+ * The download's progress bar: bytes received of the total and an estimate of
+ * the time left, shown only when the download takes a while. Its text is not a
+ * live region (it changes ten times a second); the bar's value is announced
+ * when a screen reader reaches it.
+ */
+function makeProgressBar(line) {
+  const box = document.createElement("div");
+  box.className = "lab-status__download";
+  box.hidden = true;
+  const bar = document.createElement("progress");
+  bar.setAttribute("aria-label", "Python download");
+  const text = document.createElement("span");
+  box.append(bar, text);
+  line.after(box);
+
+  let started = null;
+  let timer = null;
+  const hide = () => {
+    clearTimeout(timer);
+    timer = null;
+    started = null;
+    box.hidden = true;
+  };
+  const show = ({ received, total }) => {
+    const elapsed = performance.now() - started;
+    bar.max = total;
+    bar.value = received;
+    let left = "";
+    if (received > 0 && received < total) {
+      const seconds = ((total - received) / received) * (elapsed / 1000);
+      left = `, about ${seconds < 60 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`} left`;
+    }
+    const words = `${megabytes(received)} of ${megabytes(total)}${left}`;
+    bar.setAttribute("aria-valuetext", words);
+    text.textContent = words;
+    box.hidden = elapsed < SHOW_PROGRESS_AFTER_MS;
+  };
+  let latest = null;
+  return {
+    update(download) {
+      if (!download || download.received >= download.total) {
+        hide();
+        return;
+      }
+      latest = download;
+      if (started === null) {
+        started = performance.now();
+        // Reveal the bar if the download is still going after a while, even
+        // when no chunk happens to arrive at that moment.
+        timer = setTimeout(
+          () => latest && started !== null && show(latest),
+          SHOW_PROGRESS_AFTER_MS,
+        );
+      }
+      show(download);
+    },
+    remove() {
+      hide();
+      box.remove();
+    },
+  };
+}
+
+/** A hidden button after the status line; its action's failures the line reports. */
+function statusButton(line, name, text, act) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = `md-button lab-status__${name}`;
+  button.textContent = text;
+  button.hidden = true;
+  line.after(button);
+  button.addEventListener("click", () => {
+    act().catch(() => {});
+  });
+  return button;
+}
+
+/** A button that starts Python, for readers whose browser asks to save data. */
+function makeStartButton(line, runtime) {
+  const button = statusButton(line, "start", "Start Python", () => runtime.start());
+  return {
+    async offer() {
+      runtime.offerStart("To save data, Python starts only when you ask.");
+      const bytes = await downloadBytes().catch(() => null);
+      if (bytes) button.textContent = `Start Python, about ${Math.round(bytes / 1e6)} MB`;
+    },
+    button,
+  };
+}
+
+/**
+ * Keep `root`'s status line and `data-lab-state` in step with the runtime, and
+ * start the runtime when `root` nears the viewport or is first touched, unless
+ * the reader's browser asks to save data: then the line offers a button instead.
+ */
+export function mountLabStatus(root) {
+  const runtime = getRuntime();
+  const line = root.querySelector("[data-lab-status]");
+  line.setAttribute("role", "status");
+  const retry = statusButton(line, "retry", "Retry", () => runtime.retry());
+  const progress = makeProgressBar(line);
+  const offer = makeStartButton(line, runtime);
+  const automatic = !savingData();
+
+  const start = () => {
+    if (automatic)
+      runtime.start().catch(() => {}); // the status line reports failures
+    else offer.offer();
+  };
+
+  const unsubscribe = runtime.subscribe(({ state, message, download, offer: offered }) => {
+    root.dataset.labState = state;
+    line.textContent = message;
+    retry.hidden = state !== State.ERROR;
+    offer.button.hidden = !(state === State.IDLE && offered);
+    progress.update(state === State.LOADING ? download : null);
+  });
+
+  // Started early enough that Python is ready by the time the reader acts;
+  // when saving data, touching the lab only offers the start.
+  const stopWaiting = whenNear(root, start, { touch: automatic });
+
+  return {
+    dispose() {
+      stopWaiting();
+      unsubscribe();
+      retry.remove();
+      progress.remove();
+      offer.button.remove();
+    },
+  };
+}

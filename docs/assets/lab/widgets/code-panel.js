@@ -1,0 +1,235 @@
+// The reader's code in a lab: the verifier and prior the build rendered as a
+// read-only code block (lesson_hooks/fences/simulation/code.py), made editable with the
+// CodeMirror bundle, saved in localStorage, reset, and its errors shown with
+// the reader's traceback. Also the time limit on the reader's code.
+//
+// The bundle is imported only when a page has such a lab; its path is
+// lesson_hooks/support/paths.py's EDITOR_BUNDLE, relative to this file.
+import { whenNear } from "../shared/idle.js";
+
+const EDITOR_BUNDLE = new URL("../../vendor/codemirror/editor.js", import.meta.url);
+
+// Material's palette attribute: "slate" is its dark scheme.
+const isDark = () => document.body.dataset.mdColorScheme === "slate";
+
+/** One lab's editable code. */
+export class CodePanel {
+  #root;
+  #original;
+  #version;
+  #key;
+  #text;
+  #editor = null;
+  #editorBox;
+  #reset;
+  #state;
+  #error;
+  #observer = null;
+  #disposed = false;
+  #stopWaiting;
+
+  /** `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page. */
+  constructor(root, labId) {
+    this.#root = root;
+    this.#editorBox = root.querySelector("[data-lab-code-editor]");
+    this.#original = this.#editorBox.querySelector("pre code").textContent;
+    this.#version = root.dataset.labCodeVersion;
+    this.#key = `lab-code:${location.pathname}:${labId}`;
+    this.#text = this.#restore() ?? this.#original;
+    this.#reset = root.querySelector('[data-lab-action="reset"]');
+    this.#state = root.querySelector("[data-lab-code-state]");
+    this.#error = root.querySelector("[data-lab-code-error]");
+    this.#reset.addEventListener("click", () => this.reset());
+    for (const element of root.querySelectorAll("[data-lab-code-howto], .lab-code__tools")) {
+      element.hidden = false;
+    }
+    this.#showState();
+    // The editor's bundle is large: evaluate it only as the reader nears the code.
+    this.#stopWaiting = whenNear(root, () => this.#load());
+  }
+
+  /** The code Run sends: the editor's, or the saved edits while the editor loads. */
+  get code() {
+    return this.#editor ? this.#editor.code : this.#text;
+  }
+
+  get edited() {
+    return this.code !== this.#original;
+  }
+
+  /** Back to the original code (one edit, so undo brings the reader's version back). */
+  reset() {
+    const focused = document.activeElement === this.#reset;
+    if (this.#editor) this.#editor.setCode(this.#original);
+    else this.#changed(this.#original);
+    this.clearError();
+    // Reset disables itself; keep keyboard focus somewhere useful.
+    if (focused) this.#editor?.focus();
+  }
+
+  /** A Python error from the run: its message, the reader's traceback, a way to its line. */
+  showError({ message, traceback, line }) {
+    const parts = [];
+    const [first, ...rest] = String(message).split("\n");
+    const alert = document.createElement("p");
+    alert.className = "lab-code__error-message";
+    alert.setAttribute("role", "alert");
+    alert.textContent = first;
+    parts.push(alert);
+    if (rest.length) parts.push(codeBlock(rest.join("\n"), "lab-code__error-detail"));
+    if (traceback) parts.push(codeBlock(traceback, "lab-code__traceback"));
+    if (Number.isInteger(line) && line > 0) {
+      const go = document.createElement("button");
+      go.type = "button";
+      go.className = "md-button";
+      go.textContent = `Show line ${line} in the editor`;
+      go.addEventListener("click", () => this.#editor?.goToLine(line));
+      go.hidden = !this.#editor;
+      parts.push(go);
+    }
+    this.#error.replaceChildren(...parts);
+    this.#error.hidden = false;
+  }
+
+  clearError() {
+    this.#error.hidden = true;
+    this.#error.replaceChildren();
+  }
+
+  dispose() {
+    this.#disposed = true;
+    this.#stopWaiting();
+    this.#observer?.disconnect();
+    this.#editor?.destroy();
+  }
+
+  async #load() {
+    let createEditor;
+    try {
+      ({ createEditor } = await import(EDITOR_BUNDLE.href));
+    } catch (err) {
+      this.#state.textContent = `The editor could not load (${err?.message ?? err}); Run uses the code shown.`;
+      return;
+    }
+    if (this.#disposed) return;
+    const title = this.#root.querySelector("h3");
+    const keys = this.#root.querySelector(".lab-code__keys");
+    const box = document.createElement("div");
+    box.className = "lab-code__cm";
+    this.#editor = createEditor(box, {
+      doc: this.#text,
+      label: `${title?.textContent ?? "Your code"} (Python editor)`,
+      describedBy: keys?.id,
+      dark: isDark(),
+      onChange: (code) => this.#changed(code),
+    });
+    this.#editorBox.replaceChildren(box);
+    this.#editorBox.dataset.labEditor = "ready";
+    if (keys) keys.hidden = false;
+    for (const go of this.#error.querySelectorAll("button")) go.hidden = false;
+    // Follow Material's palette toggle (and the system's, in automatic mode).
+    this.#observer = new MutationObserver(() => this.#editor.setDark(isDark()));
+    this.#observer.observe(document.body, { attributeFilter: ["data-md-color-scheme"] });
+  }
+
+  #changed(code) {
+    this.#text = code;
+    this.#save();
+    this.#showState();
+  }
+
+  #showState() {
+    const edited = this.edited;
+    this.#reset.disabled = !edited;
+    this.#state.textContent = edited
+      ? "Edited: Run uses your version. Saved in this browser."
+      : "The original code.";
+    this.#root.dataset.labCodeEdited = String(edited);
+  }
+
+  // ---------------------------------------------------------------- storage
+
+  #save() {
+    try {
+      if (this.#text === this.#original) localStorage.removeItem(this.#key);
+      else {
+        localStorage.setItem(
+          this.#key,
+          JSON.stringify({ version: this.#version, code: this.#text }),
+        );
+      }
+    } catch {
+      // Storage can be full or disabled; the lab works without it.
+    }
+  }
+
+  /** The reader's saved edits of this very original, or null. */
+  #restore() {
+    let saved;
+    try {
+      saved = JSON.parse(localStorage.getItem(this.#key));
+    } catch {
+      return null; // unreadable: start from the original
+    }
+    if (saved?.version !== this.#version || typeof saved.code !== "string") {
+      // Edits of an older original would run against code that has changed since.
+      if (saved) this.#forget();
+      return null;
+    }
+    return saved.code;
+  }
+
+  #forget() {
+    try {
+      localStorage.removeItem(this.#key);
+    } catch {
+      // as in #save
+    }
+  }
+}
+
+function codeBlock(text, className) {
+  const pre = document.createElement("pre");
+  pre.className = className;
+  const code = document.createElement("code");
+  code.textContent = text.replace(/\s+$/, "");
+  pre.append(code);
+  return pre;
+}
+
+/**
+ * The time Python may spend in the reader's code during one run. The worker
+ * reports entering and leaving that code; the clock runs only in between, so
+ * a long training run with quick code is never cut short, and a loop in the
+ * code is stopped `limit` ms after it started.
+ */
+export class CodeTimer {
+  #limit;
+  #onExpire;
+  #used = 0;
+  #since = null;
+  #timer = 0;
+
+  constructor(limit, onExpire) {
+    this.#limit = limit;
+    this.#onExpire = onExpire;
+  }
+
+  enter() {
+    if (this.#since !== null) return;
+    this.#since = performance.now();
+    this.#timer = setTimeout(() => this.#onExpire(), Math.max(0, this.#limit - this.#used));
+  }
+
+  leave() {
+    if (this.#since === null) return;
+    clearTimeout(this.#timer);
+    this.#used += performance.now() - this.#since;
+    this.#since = null;
+  }
+
+  cancel() {
+    clearTimeout(this.#timer);
+    this.#since = null;
+  }
+}

@@ -1,0 +1,192 @@
+// A guided experiment: predict, run, explain (lesson_hooks/fences/task.py builds the markup).
+//
+// The reader picks a prediction (native radio buttons: mouse, touch, arrow
+// keys; saved per page) and presses Run this experiment. The task asks the
+// page's lab to set its controls to the task's settings and run
+// (run-request.js), so the run is the lab's own, visible and repeatable with
+// other settings. When it finishes, Python (lab.guided.tasks.task_outcome) words the
+// reader's prediction against that run; the outcome is shown and announced,
+// and the explanation opens. The root's data-lab-task-state says where the
+// task stands: idle, running, done.
+import { getRuntime } from "../client.js";
+import { RUN_END, RUN_REQUEST } from "../shared/run-request.js";
+
+const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
+
+export default class TaskLab {
+  #root;
+  #spec;
+  #abort = new AbortController();
+  #form;
+  #run;
+  #status;
+  #outcome;
+  #explanation;
+  #storageKey;
+  #waiting = null; // AbortController of the listener for the lab's current run
+
+  constructor(root) {
+    this.#root = root;
+    this.#spec = JSON.parse(root.dataset.labTaskSpec);
+    this.#form = root.querySelector("[data-lab-task-form]");
+    this.#run = root.querySelector("[data-lab-task-run]");
+    this.#status = root.querySelector("[data-lab-task-status]");
+    this.#outcome = root.querySelector("[data-lab-task-outcome]");
+    this.#explanation = root.querySelector("[data-lab-task-explanation]");
+    this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
+    root.querySelector("[data-lab-task-actions]").hidden = false;
+    const signal = this.#abort.signal;
+    this.#form.addEventListener(
+      "submit",
+      (event) => {
+        event.preventDefault();
+        this.#start();
+      },
+      { signal },
+    );
+    this.#form.addEventListener("change", () => this.#predicted(), { signal });
+    this.#restore();
+    this.#setState(State.IDLE);
+    root.dataset.labEnhanced = "";
+  }
+
+  dispose() {
+    this.#abort.abort();
+    this.#waiting?.abort();
+  }
+
+  #options() {
+    return [...this.#form.querySelectorAll('input[type="radio"]')];
+  }
+
+  #choice() {
+    const chosen = this.#options().find((input) => input.checked);
+    return chosen ? Number(chosen.value) : null;
+  }
+
+  #restore() {
+    let saved = null;
+    try {
+      saved = localStorage.getItem(this.#storageKey);
+    } catch {
+      return; // storage disabled: the prediction just isn't kept
+    }
+    // Saved by its text, so a reworded or reordered option is not mistaken for another.
+    const index = this.#spec.options.findIndex((option) => option.text === saved);
+    if (index >= 0) this.#options()[index].checked = true;
+  }
+
+  #predicted() {
+    const choice = this.#choice();
+    if (choice === null) return;
+    try {
+      localStorage.setItem(this.#storageKey, this.#spec.options[choice].text);
+    } catch {
+      // storage disabled or full: nothing to keep it in
+    }
+    const state = this.#root.dataset.labTaskState;
+    if (state !== State.RUNNING) this.#status.textContent = "";
+    if (state === State.DONE) {
+      // The outcome described the earlier prediction; run again to compare this one.
+      this.#outcome.textContent = "";
+      this.#mark([], null);
+      this.#setState(State.IDLE);
+    }
+  }
+
+  #setState(state) {
+    this.#root.dataset.labTaskState = state;
+    this.#run.setAttribute("aria-disabled", String(state === State.RUNNING));
+  }
+
+  #lab() {
+    return document.querySelector(`[data-lab="${this.#spec.lab}"]`);
+  }
+
+  #start() {
+    if (this.#root.dataset.labTaskState === State.RUNNING) return;
+    const choice = this.#choice();
+    if (choice === null) {
+      this.#status.textContent = "Make your prediction first: choose one of the answers above.";
+      this.#options()[0].focus();
+      return;
+    }
+    const lab = this.#lab();
+    if (!lab?.hasAttribute("data-lab-enhanced")) {
+      this.#status.textContent = "The lab is still loading; try again in a moment.";
+      return;
+    }
+    this.#outcome.textContent = "";
+    this.#mark([], null);
+    const waiting = new AbortController();
+    this.#waiting?.abort();
+    this.#waiting = waiting;
+    lab.addEventListener(RUN_END, (event) => this.#ended(event.detail, lab), {
+      signal: waiting.signal,
+      once: true,
+    });
+    const detail = { params: this.#spec.params, accepted: false };
+    lab.dispatchEvent(new CustomEvent(RUN_REQUEST, { detail }));
+    if (!detail.accepted) {
+      waiting.abort();
+      this.#status.textContent =
+        "The lab is busy with another run. Wait for it to finish, or press its Stop, then " +
+        "run this experiment.";
+      return;
+    }
+    this.#setState(State.RUNNING);
+    this.#status.textContent =
+      "Running in the lab, with its settings set to this experiment's (this can take a few " +
+      "seconds)…";
+  }
+
+  async #ended({ state, result }, lab) {
+    if (state !== "done" || !result) {
+      this.#setState(State.IDLE);
+      this.#status.textContent =
+        state === "invalid"
+          ? "The lab refused a setting; see the lab's form."
+          : "The run did not finish; the lab says why. Run this experiment again when you like.";
+      return;
+    }
+    // The prediction as it stands now, in case the reader changed it during the run.
+    const choice = this.#choice();
+    // Python reads only the result's data, not the markup made for the page.
+    const { html: _html, episode: _episode, ...data } = result;
+    let outcome;
+    try {
+      outcome = await getRuntime().call("task_outcome", {
+        task: this.#spec,
+        choice,
+        result: data,
+      });
+    } catch (err) {
+      if (this.#abort.signal.aborted) return;
+      this.#setState(State.IDLE);
+      this.#status.textContent = `The outcome could not be worked out: ${err?.message ?? err}`;
+      return;
+    }
+    if (this.#abort.signal.aborted) return;
+    this.#outcome.textContent = outcome.text;
+    this.#mark(outcome.matched, choice);
+    this.#status.replaceChildren(
+      "The lab now holds this experiment's settings: ",
+      Object.assign(document.createElement("a"), {
+        href: `#${lab.id}`,
+        textContent: "change any of them and run it again",
+      }),
+      ".",
+    );
+    this.#explanation.open = true;
+    this.#setState(State.DONE);
+  }
+
+  /** Mark the option(s) the run bore out, and whether the reader's was one of them. */
+  #mark(matched, choice) {
+    for (const item of this.#form.querySelectorAll("[data-lab-task-option]")) {
+      const index = Number(item.dataset.labTaskOption);
+      item.toggleAttribute("data-lab-task-happened", matched.includes(index));
+      item.toggleAttribute("data-lab-task-chosen", index === choice);
+    }
+  }
+}

@@ -1,0 +1,328 @@
+"""Predict-run-explain tasks: each prediction is a condition on a lab's result.
+
+A task (declared in Markdown as a ```` ```lab-task ```` block, checked at build
+time by ``lesson_hooks/fences/task.py``) names a lab, the settings to run it with,
+2 to 4 predicted outcomes, and a *report*: a sentence with ``{expression}``
+holes. Each option carries a condition (``when``), a small expression over the
+result the lab returns, written in a safe subset of Python::
+
+    seeds.methods.learned.reached_optimum == 0
+    all(r.settled_on.learned[-1] == "stub + alone" for r in seeds.rows)
+    named(partners.held_out, "Noisy helper").score < 0.9 * 11
+
+Dots and subscripts read the result's JSON; names are its top-level keys;
+numbers, strings, ``and``/``or``/``not``, comparisons, ``+ - * /``, one-loop
+generator expressions and the functions in :data:`FUNCTIONS` are allowed,
+nothing else (no attribute of a Python object, no call of anything else).
+
+:func:`task_outcome` evaluates every option on the run the reader just made and
+words the outcome ("You predicted … — the agents …"); the same function runs in
+the browser (the ``task_outcome`` call) and in the tests, which assert over
+seeds 0-19 that the option the explanation calls right is the one the model's
+result satisfies.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from lab.core.errors import LabError
+from lab.kinds import RUNNERS
+
+__all__ = [
+    "TaskError",
+    "check_condition",
+    "check_report",
+    "evaluate",
+    "fill_report",
+    "matching_options",
+    "run_task",
+    "task_outcome",
+    "task_params",
+]
+
+
+class TaskError(LabError):
+    """A task's condition or report cannot be read or evaluated."""
+
+
+def task_params(lab: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The lab's full, checked parameters for ``settings`` (raises the lab's ParamError)."""
+    if lab not in RUNNERS:
+        raise TaskError(f"Unknown lab {lab!r}; expected one of {', '.join(RUNNERS)}.")
+    return RUNNERS[lab].validate(dict(settings)).to_json()
+
+
+def run_task(spec: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
+    """Run the task's lab with its parameters (``changes`` override some, e.g. the seed)."""
+    return RUNNERS[spec["lab"]].run({**spec["params"], **changes})
+
+
+def _named(items: Any, name: Any) -> Any:
+    """The first item of ``items`` whose ``name`` is ``name``."""
+    for item in items:
+        if isinstance(item, Mapping) and item.get("name") == name:
+            return item
+    raise TaskError(f"Nothing named {name!r} in the result.")
+
+
+def _count(items: Any) -> int:
+    """How many of ``items`` are true."""
+    return sum(1 for item in items if item)
+
+
+#: The functions a condition or report may call.
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "all": all,
+    "any": any,
+    "abs": abs,
+    "count": _count,
+    "len": len,
+    "max": max,
+    "min": min,
+    "named": _named,
+    "round": round,
+    "sorted": sorted,
+    "sum": sum,
+    "distinct": lambda items: sorted(set(items), key=str),
+}
+
+_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
+
+
+def _parse(text: str) -> ast.expr:
+    if not isinstance(text, str) or not text.strip():
+        raise TaskError("The expression is empty.")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as err:
+        raise TaskError(f"{err.msg} in {text.strip()!r}.") from err
+    _check(tree.body, set())
+    return tree.body
+
+
+def _check(node: ast.AST, bound: set[str]) -> None:
+    """Refuse anything outside the allowed subset, naming it."""
+    if isinstance(node, ast.Constant):
+        if not isinstance(node.value, int | float | str | bool) and node.value is not None:
+            raise TaskError(f"The constant {node.value!r} is not allowed.")
+        return
+    if isinstance(node, ast.Name):
+        return
+    if isinstance(node, ast.Attribute):
+        _check(node.value, bound)
+        return
+    if isinstance(node, ast.Subscript):
+        if isinstance(node.slice, ast.Slice):
+            raise TaskError("Slices are not allowed; use an index such as [-1].")
+        _check(node.value, bound)
+        _check(node.slice, bound)
+        return
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            _check(value, bound)
+        return
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.USub):
+        _check(node.operand, bound)
+        return
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        _check(node.left, bound)
+        _check(node.right, bound)
+        return
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        for part in (node.left, *node.comparators):
+            _check(part, bound)
+        return
+    if isinstance(node, ast.Tuple | ast.List):
+        for item in node.elts:
+            _check(item, bound)
+        return
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+            name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
+            raise TaskError(f"{name}() is not allowed; use one of {', '.join(FUNCTIONS)}.")
+        if node.keywords:
+            raise TaskError(f"{node.func.id}() takes no keyword arguments here.")
+        for arg in node.args:
+            _check(arg, bound)
+        return
+    if isinstance(node, ast.GeneratorExp | ast.ListComp):
+        if len(node.generators) != 1:
+            raise TaskError("A generator may have only one `for`.")
+        loop = node.generators[0]
+        if not isinstance(loop.target, ast.Name) or loop.is_async:
+            raise TaskError("A generator's `for` takes one name, as in `for r in seeds.rows`.")
+        _check(loop.iter, bound)
+        inner = bound | {loop.target.id}
+        for condition in loop.ifs:
+            _check(condition, inner)
+        _check(node.elt, inner)
+        return
+    raise TaskError(f"`{ast.unparse(node)}` is not allowed in a task's expression.")
+
+
+def check_condition(text: str) -> None:
+    """Raise :class:`TaskError` unless ``text`` is an allowed expression."""
+    _parse(text)
+
+
+_HOLE = re.compile(r"\{([^{}]+)\}")
+
+
+def check_report(text: str) -> None:
+    """Raise :class:`TaskError` unless every ``{hole}`` of ``text`` is an allowed expression."""
+    if not isinstance(text, str) or not text.strip():
+        raise TaskError("The report is empty.")
+    if "{" not in text:
+        raise TaskError("The report has no {expression}: it must come from the run.")
+    for match in _HOLE.finditer(text):
+        _parse(match.group(1))
+    leftover = _HOLE.sub("", text)
+    if "{" in leftover or "}" in leftover:
+        raise TaskError("The report has an unmatched { or }.")
+
+
+def _get(value: Any, key: Any, shown: str) -> Any:
+    try:
+        return value[key]
+    except (KeyError, IndexError, TypeError) as err:
+        raise TaskError(f"The result has no {shown}.") from err
+
+
+def _eval(node: ast.expr, result: Mapping[str, Any], scope: dict[str, Any]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in scope:
+            return scope[node.id]
+        return _get(result, node.id, f"`{node.id}`")
+    if isinstance(node, ast.Attribute):
+        return _get(_eval(node.value, result, scope), node.attr, f"`{ast.unparse(node)}`")
+    if isinstance(node, ast.Subscript):
+        key = _eval(node.slice, result, scope)
+        return _get(_eval(node.value, result, scope), key, f"`{ast.unparse(node)}`")
+    if isinstance(node, ast.BoolOp):
+        if isinstance(node.op, ast.And):
+            return all(_eval(v, result, scope) for v in node.values)
+        return any(_eval(v, result, scope) for v in node.values)
+    if isinstance(node, ast.UnaryOp):
+        value = _eval(node.operand, result, scope)
+        return (not value) if isinstance(node.op, ast.Not) else -value
+    if isinstance(node, ast.BinOp):
+        left, right = _eval(node.left, result, scope), _eval(node.right, result, scope)
+        return _BINARY[type(node.op)](left, right)
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, result, scope)
+        for op, part in zip(node.ops, node.comparators, strict=True):
+            right = _eval(part, result, scope)
+            if not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.Tuple | ast.List):
+        return [_eval(item, result, scope) for item in node.elts]
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        args = [_eval(arg, result, scope) for arg in node.args]
+        return FUNCTIONS[node.func.id](*args)
+    if isinstance(node, ast.GeneratorExp | ast.ListComp):
+        loop = node.generators[0]
+        assert isinstance(loop.target, ast.Name)
+        items = []
+        for item in _eval(loop.iter, result, scope):
+            inner = {**scope, loop.target.id: item}
+            if all(_eval(c, result, inner) for c in loop.ifs):
+                items.append(_eval(node.elt, result, inner))
+        return items
+    raise TaskError(f"`{ast.unparse(node)}` is not allowed in a task's expression.")
+
+
+def evaluate(text: str, result: Mapping[str, Any]) -> Any:
+    """The value of the expression ``text`` on ``result`` (a lab's JSON result)."""
+    try:
+        return _eval(_parse(text), result, {})
+    except TaskError:
+        raise
+    except (TypeError, ValueError, ZeroDivisionError) as err:
+        raise TaskError(f"{text.strip()!r} could not be evaluated: {err}.") from err
+
+
+def _show(value: Any) -> str:
+    """A value as a sentence shows it: numbers to two decimals at most, lists with "or"
+
+    (a list in a report is most often what the seeds ended on, each on one of them)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text.replace("-", "\N{MINUS SIGN}")
+    if isinstance(value, int):
+        return str(value).replace("-", "\N{MINUS SIGN}")
+    if isinstance(value, list | tuple):
+        items = [_show(v) for v in value]
+        if len(items) <= 2:
+            return " or ".join(items) or "none"
+        return ", ".join(items[:-1]) + " or " + items[-1]
+    return str(value)
+
+
+def fill_report(template: str, result: Mapping[str, Any]) -> str:
+    """The report with every ``{expression}`` replaced by its value on ``result``."""
+    return _HOLE.sub(lambda m: _show(evaluate(m.group(1), result)), template)
+
+
+def matching_options(spec: Mapping[str, Any], result: Mapping[str, Any]) -> list[int]:
+    """The indices of the options whose condition ``result`` satisfies."""
+    return [i for i, option in enumerate(spec["options"]) if evaluate(option["when"], result)]
+
+
+_MARKUP = re.compile(r"[`*]")
+
+
+def _quoted(text: str) -> str:
+    """An option's text in quotes, as plain text (its Markdown's backticks and stars dropped)."""
+    plain = _MARKUP.sub("", text).rstrip(".")
+    return f"\N{LEFT DOUBLE QUOTATION MARK}{plain}\N{RIGHT DOUBLE QUOTATION MARK}"
+
+
+def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]) -> dict[str, Any]:
+    """What the reader is told after running the task: their prediction against the run.
+
+    Returns ``{"text", "report", "matched": [option indices], "right": bool}``;
+    ``right`` says whether the reader's prediction describes the run.
+    """
+    options = spec["options"]
+    if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(options):
+        raise TaskError(f"The prediction must be an option from 1 to {len(options)}.")
+    report = fill_report(spec["report"], result)
+    matched = matching_options(spec, result)
+    right = choice in matched
+    if right:
+        verdict = "Your prediction holds."
+    elif matched:
+        verdict = f"What happened is {_quoted(options[matched[0]]['text'])}."
+    else:
+        verdict = "None of the predictions describes this run."
+    text = f"You predicted {_quoted(options[choice]['text'])} \N{EM DASH} {report}. {verdict}"
+    return {"text": text, "report": report, "matched": matched, "right": right}

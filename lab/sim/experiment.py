@@ -1,0 +1,894 @@
+"""A toy joint-reward simulation: two LLM-like agents, one shared reward.
+
+The toy written out as a Dec-POMDP:
+
+- **Agents**: two, in distinct roles, as in Liu et al.'s coding setting. The
+  *helper* writes the auxiliary function ``aux(nums)``; the *main* agent writes
+  the entry point ``solve(nums)``.
+- **States**: the task, the turn, and the previous joint output with its score.
+- **Joint actions**: each agent's action is one whole response (one of
+  :data:`N_RESPONSES` canned programs), not a token; a joint action is a pair of
+  responses, a *cell* of the reward table.
+- **Transition**: the two responses are put together into one program, the
+  joint output. With two turns, the verifier's feedback on it is appended to
+  each agent's next prompt.
+- **One shared reward**: the verifier scores the joint output alone and returns
+  one number for both agents. Nothing says which agent caused it.
+- **Local observations**: each agent sees only its own prompt
+  (:class:`lab.sim.task.Observation`). It never sees its partner's response.
+- **Horizon**: 1 or 2 turns. The *episode reward* the page reports is the mean
+  of the turns' shared rewards, so it stays on the reward table's scale.
+
+Policies are softmaxes over whole responses, starting from the role prompts'
+prior. Three ways of playing are compared, plus a partner experiment:
+
+- **Prompted collaboration**: both agents keep the prior; nothing is learned.
+- **Learned collaboration** (MAGRPO, Liu et al., AAAI-26, Eq. 1): each agent
+  has its own policy over its own prompt. Every update samples a *group* of G
+  joint responses from the same joint history; each response's advantage is
+  its return minus the group's mean return (:func:`group_advantages`; other
+  baselines are options), and *the same advantage goes to both agents*. With
+  two turns the rollouts form a tree, as in MAGRPO's multi-turn form: every
+  distinct joint history reached in turn 1 is expanded by its own group of G
+  (siblings share a baseline), and a turn is credited with its return from that
+  turn on, ``r_t + discount * r_(t+1)``, where the later term is the mean over
+  that history's group.
+- **Centralized control**, the yardstick: one policy over joint responses,
+  conditioned on both prompts, with the same sampled update.
+- **Partner generalization**: the main agent (the ego) trains with fixed
+  helpers whose notes land in its prompt, then meets helpers fixed before
+  training. The ego's policy reads a note through its words (one weight per
+  word and response), so a new note moves it as far as it shares words with
+  the notes it trained on: transfer is measured, not assumed.
+
+All expected rewards are exact (every joint history is enumerated), and
+everything is deterministic given the seed: one ``random.Random`` per stream,
+derived from ``random.Random(seed)``, and sums through ``math.fsum``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from lab.sim.params import BASELINES, ParamError, SimParams, param_spec, validate_params
+from lab.sim.task import (
+    DEFAULT_HELD_OUT_PARTNERS,
+    DEFAULT_TRAINING_PARTNERS,
+    N_RESPONSES,
+    RESPONSES,
+    ROLES,
+    Observation,
+    Partner,
+    PriorFn,
+    RewardFn,
+    assemble,
+    checked_prior,
+    checked_reward,
+    feedback_text,
+    format_score,
+    make_reward_fn,
+    note_words,
+    prompted_prior,
+)
+
+__all__ = [
+    "BASELINES",
+    "METHODS",
+    "METHOD_LABELS",
+    "OPTIMUM_TOLERANCE",
+    "Experiment",
+    "JointHistory",
+    "ParamError",
+    "SimParams",
+    "StopExperiment",
+    "group_advantages",
+    "param_spec",
+    "reaches_optimum",
+    "run_experiment",
+    "validate_params",
+]
+
+#: The three ways of playing that the learning curves compare.
+METHODS = ("prompted", "learned", "centralized")
+#: What each method is called on the page.
+METHOD_LABELS = {
+    "prompted": "Prompted collaboration",
+    "learned": "Learned collaboration (MAGRPO)",
+    "centralized": "Centralized control",
+}
+#: A method reached the optimum when its expected episode reward is this close to it (2%).
+OPTIMUM_TOLERANCE = 0.02
+
+#: Every joint response, as (helper's response, main agent's response): the table's cells.
+CELLS: tuple[tuple[int, int], ...] = tuple(
+    (i, j) for i in range(N_RESPONSES) for j in range(N_RESPONSES)
+)
+
+ProgressFn = Callable[[int, dict[str, Any]], Any]
+
+
+class StopExperiment(Exception):
+    """Raised by a progress callback to end the run early; the results so far are kept."""
+
+
+# --8<-- [start:transition]
+class JointHistory(NamedTuple):
+    """Both agents' prompts at one turn: what a centralized policy reads, and a tree node."""
+
+    helper: Observation
+    main: Observation
+
+    @classmethod
+    def start(cls, note: str | None = None) -> JointHistory:
+        """Turn 1: the role prompts, and the partner's note in the main agent's prompt."""
+        return cls(Observation("helper"), Observation("main", note=note))
+
+    def then(self, cell: tuple[int, int], feedback: str) -> JointHistory:
+        """The next turn's prompts: each agent's own last response and the shared feedback."""
+        i, j = cell
+        turn = self.helper.turn + 1
+        return JointHistory(
+            Observation("helper", turn, i, feedback, self.helper.note),
+            Observation("main", turn, j, feedback, self.main.note),
+        )
+        # --8<-- [end:transition]
+
+
+def softmax(logits: Sequence[float]) -> list[float]:
+    """Probabilities from logits."""
+    top = max(logits)
+    exps = [math.exp(x - top) for x in logits]
+    total = math.fsum(exps)
+    return [e / total for e in exps]
+
+
+def sample(probs: Sequence[float], u: float) -> int:
+    """The index that ``u`` in [0, 1) falls on in the cumulative ``probs``."""
+    acc = 0.0
+    last = len(probs) - 1
+    for i in range(last):
+        acc += probs[i]
+        if u < acc:
+            return i
+    return last
+
+
+# --8<-- [start:advantage]
+def group_advantages(returns: Sequence[float], baseline: str = "mean") -> list[float]:
+    """Each sampled return minus a baseline computed from its group (its siblings).
+
+    - ``mean`` (MAGRPO, Liu et al. Eq. 1): R - mean(R).
+    - ``normalized`` (GRPO's form): (R - mean(R)) / std(R); all zero when the group agrees.
+    - ``leave_one_out`` (RLOO): R - the mean of the *other* returns in the group.
+    - ``max``: R - max(R); the best response gets 0 and every other one less.
+    """
+    n = len(returns)
+    mean = math.fsum(returns) / n
+    if baseline == "mean":
+        return [r - mean for r in returns]
+    if baseline == "normalized":
+        std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / n)
+        if std <= 1e-9 * (1.0 + abs(mean)):
+            return [0.0] * n
+        return [(r - mean) / std for r in returns]
+    if baseline == "leave_one_out":
+        return [(r - mean) * n / (n - 1) for r in returns]
+    if baseline == "max":
+        best = max(returns)
+        return [r - best for r in returns]
+    raise ValueError(f"Unknown baseline {baseline!r}; expected one of {', '.join(BASELINES)}.")
+    # --8<-- [end:advantage]
+
+
+class Policy:
+    """A softmax over ``n`` whole responses: prior(a | o) times exp of the weights of o's features.
+
+    ``features(o)`` names what the policy reads in an observation. With the
+    default, the observation itself, each prompt gets its own row of weights:
+    a tabular policy. A prompt never trained on keeps the prior.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        prior: Callable[[Any], Sequence[float]],
+        features: Callable[[Any], Iterable[Hashable]] = lambda o: (o,),
+    ) -> None:
+        self.n = n
+        self._prior = prior
+        self._features = features
+        self.weights: dict[Hashable, list[float]] = {}
+        self._probs: dict[Any, list[float]] = {}
+        self._grads: dict[Hashable, list[float]] = {}
+
+    def probs(self, observation: Any) -> list[float]:
+        p = self._probs.get(observation)
+        if p is None:
+            prior = self._prior(observation)
+            rows = [self.weights[f] for f in self._features(observation) if f in self.weights]
+            if rows:
+                p = softmax(
+                    [math.log(prior[a]) + math.fsum(r[a] for r in rows) for a in range(self.n)]
+                )
+            else:
+                p = list(prior)
+            self._probs[observation] = p
+        return p
+
+    def accumulate(self, observation: Any, per_action: Sequence[float]) -> None:
+        """Add sum over samples of A * grad log pi(a | observation) to the pending step.
+
+        ``per_action[a]`` is the sum of the advantages of the samples that chose
+        ``a`` here; grad log pi(a) is one-hot(a) - pi, per feature.
+        """
+        total = math.fsum(per_action)
+        if total == 0.0 and not any(per_action):
+            return
+        p = self.probs(observation)
+        self.add(observation, [per_action[b] - total * p[b] for b in range(self.n)])
+
+    def add(self, observation: Any, increments: Sequence[float]) -> None:
+        """Add ``increments`` to the weights of ``observation``'s features, taking effect at
+        the next :meth:`apply` (so that every history is scored by the same policy)."""
+        for f in self._features(observation):
+            g = self._grads.get(f)
+            if g is None:
+                g = self._grads[f] = [0.0] * self.n
+            for b in range(self.n):
+                g[b] += increments[b]
+
+    def apply(self, step: float) -> None:
+        """Take the pending step (a plain gradient step on the weights) and clear it."""
+        for f, g in self._grads.items():
+            row = self.weights.get(f)
+            if row is None:
+                row = self.weights[f] = [0.0] * self.n
+            for b in range(self.n):
+                row[b] += step * g[b]
+        self._grads.clear()
+        self._probs.clear()
+
+
+class Environment:
+    """The verifier's side: every possible joint output, each with one shared reward.
+
+    The verifier is a deterministic function of the joint output, so it is asked
+    once per possible program, before training; a bad value is refused up front,
+    naming the joint output.
+    """
+
+    def __init__(self, reward_fn: RewardFn) -> None:
+        self.outputs = {cell: assemble(*cell) for cell in CELLS}
+        self.rewards = {cell: checked_reward(reward_fn, out) for cell, out in self.outputs.items()}
+        self.feedback = {cell: feedback_text(r) for cell, r in self.rewards.items()}
+        self.best = max(self.rewards.values())
+
+    def table(self) -> list[list[float]]:
+        return [[self.rewards[i, j] for j in range(N_RESPONSES)] for i in range(N_RESPONSES)]
+
+
+_ACTIONS = range(N_RESPONSES)
+#: The probability of every cell at one joint history (in CELLS order).
+Joint = Callable[[JointHistory], Sequence[float]]
+
+
+class Team:
+    """Two agents, each acting on its own prompt; the helper may be a fixed partner.
+
+    A fixed partner is given as its probabilities: it acts but never learns.
+    """
+
+    def __init__(self, helper: Policy | Sequence[float], main: Policy) -> None:
+        self.helper = helper if isinstance(helper, Policy) else None
+        self._fixed = None if isinstance(helper, Policy) else list(helper)
+        self.main = main
+
+    def _probs(self, h: JointHistory) -> tuple[Sequence[float], Sequence[float]]:
+        ph = self._fixed if self.helper is None else self.helper.probs(h.helper)
+        return ph, self.main.probs(h.main)
+
+    def joint(self, h: JointHistory) -> list[float]:
+        ph, pm = self._probs(h)
+        return [ph[i] * pm[j] for i, j in CELLS]
+
+    def group(self, h: JointHistory, size: int, rng: random.Random) -> list[tuple[int, int]]:
+        """``size`` joint responses sampled at ``h``: each agent samples from its own prompt."""
+        ph, pm = self._probs(h)
+        # One draw per agent and sample, from each agent's own distribution.
+        helper = rng.choices(_ACTIONS, weights=ph, k=size)
+        main = rng.choices(_ACTIONS, weights=pm, k=size)
+        return list(zip(helper, main, strict=True))
+
+    def credit(
+        self, h: JointHistory, cells: Sequence[tuple[int, int]], advantages: Sequence[float]
+    ) -> None:
+        """Give every agent the same advantage for each joint response it took part in."""
+        agents = [(self.main, h.main, 1)]
+        if self.helper is not None:
+            agents.append((self.helper, h.helper, 0))
+        for policy, observation, role in agents:
+            per_action = [0.0] * N_RESPONSES
+            for cell, advantage in zip(cells, advantages, strict=True):
+                per_action[cell[role]] += advantage
+            policy.accumulate(observation, per_action)
+
+
+@dataclass(frozen=True)
+class Training:
+    """How one update samples and credits: group size, turns, discount, baseline."""
+
+    size: int
+    turns: int
+    discount: float
+    baseline: str
+
+
+# --8<-- [start:learned-update]
+def _grow(
+    team: Team, env: Environment, history: JointHistory, how: Training, rng: random.Random
+) -> tuple[float, float]:
+    """Sample one group of joint responses at ``history``, credit them, and recurse.
+
+    Returns the group's mean return (the value of ``history``, discounted) and its
+    mean sum of rewards (what the learning curve shows).
+    """
+    cells = team.group(history, how.size, rng)
+    rewards = [env.rewards[cell] for cell in cells]
+    returns, totals = rewards, rewards
+    if history.helper.turn < how.turns:
+        # Siblings that played the same cell reached the same joint history: one subtree.
+        later: dict[tuple[int, int], tuple[float, float]] = {}
+        for cell in cells:
+            if cell not in later:
+                later[cell] = _grow(team, env, history.then(cell, env.feedback[cell]), how, rng)
+        returns = [r + how.discount * later[c][0] for r, c in zip(rewards, cells, strict=True)]
+        totals = [r + later[c][1] for r, c in zip(rewards, cells, strict=True)]
+    advantages = group_advantages(returns, how.baseline)
+    # The same advantage for both agents: the shared reward does not say who earned it.
+    team.credit(history, cells, [a / how.size for a in advantages])
+    return math.fsum(returns) / how.size, math.fsum(totals) / how.size
+    # --8<-- [end:learned-update]
+
+
+# --8<-- [start:yardstick]
+def _natural_step(
+    policy: Policy, env: Environment, history: JointHistory, how: Training, step: float
+) -> tuple[float, float]:
+    """Move a centralized policy by the exact natural gradient below ``history``.
+
+    At every joint history, each joint response's logit moves by ``step`` times its
+    exact advantage Q - V, however unlikely the response is (Kakade, 2001; for a
+    softmax policy this converges to the optimum, Agarwal et al., 2021). Returns
+    the history's value before the step, discounted and as a plain sum of rewards.
+    """
+    probs = policy.probs(history)
+    q, totals = [], []
+    for cell in CELLS:
+        value = total = env.rewards[cell]
+        if history.helper.turn < how.turns:
+            nxt = history.then(cell, env.feedback[cell])
+            later, later_total = _natural_step(policy, env, nxt, how, step)
+            value += how.discount * later
+            total += later_total
+        q.append(value)
+        totals.append(total)
+    v = math.fsum(p * x for p, x in zip(probs, q, strict=True))
+    policy.add(history, [step * (x - v) for x in q])
+    return v, math.fsum(p * x for p, x in zip(probs, totals, strict=True))
+    # --8<-- [end:yardstick]
+
+
+def _exact(
+    joint: Joint, env: Environment, turns: int, note: str | None = None
+) -> tuple[float, list[list[list[float]]]]:
+    """Expected episode reward and each turn's joint-response distribution, exactly."""
+    histories: dict[JointHistory, float] = {JointHistory.start(note): 1.0}
+    terms: list[float] = []
+    by_turn = []
+    for turn in range(1, turns + 1):
+        dist = [[0.0] * N_RESPONSES for _ in range(N_RESPONSES)]
+        following: dict[JointHistory, float] = {}
+        for history, weight in histories.items():
+            for cell, p in zip(CELLS, joint(history), strict=True):
+                p *= weight
+                dist[cell[0]][cell[1]] += p
+                terms.append(p * env.rewards[cell])
+                if turn < turns:
+                    nxt = history.then(cell, env.feedback[cell])
+                    following[nxt] = following.get(nxt, 0.0) + p
+        by_turn.append(dist)
+        histories = following
+    return math.fsum(terms) / turns, by_turn
+
+
+def reaches_optimum(expected: float, optimum: float) -> bool:
+    """Within :data:`OPTIMUM_TOLERANCE` of the optimum (what "found the best" means on the page)."""
+    return expected >= optimum - OPTIMUM_TOLERANCE * abs(optimum) - 1e-9
+
+
+def _check_partners(partners: Sequence[Partner], which: str) -> tuple[Partner, ...]:
+    partners = tuple(partners)
+    for partner in partners:
+        p = partner.probabilities
+        if (
+            len(p) != N_RESPONSES
+            or any(not math.isfinite(v) or v < 0 for v in p)
+            or math.fsum(p) <= 0
+        ):
+            raise ValueError(
+                f"Partner {partner.name!r} needs {N_RESPONSES} non-negative probabilities."
+            )
+    if which == "training" and not partners:
+        raise ValueError("The ego needs at least one training partner.")
+    return partners
+
+
+def _normalised(p: Sequence[float]) -> list[float]:
+    total = math.fsum(p)
+    return [v / total for v in p]
+
+
+def _ego_features(observation: Observation) -> tuple[Hashable, ...]:
+    """What the ego reads: its turn's situation, and each word of the partner's note."""
+    words = tuple(("word", observation.turn, w) for w in sorted(note_words(observation.note)))
+    if observation.turn == 1:
+        return words
+    situation = ("prompt", observation.turn, observation.last_response, observation.feedback)
+    return (situation, *words)
+
+
+def cell_name(cell: Sequence[int]) -> str:
+    """A joint response as the page names it: ``core + delegate``."""
+    return f"{RESPONSES['helper'][cell[0]].id} + {RESPONSES['main'][cell[1]].id}"
+
+
+def _cell_summary(dist: list[list[float]], env: Environment) -> dict[str, Any]:
+    """The most likely joint response (the first in table order on a tie)."""
+    cell = max(CELLS, key=lambda c: dist[c[0]][c[1]])
+    return {
+        "cell": list(cell),
+        "name": cell_name(cell),
+        "probability": dist[cell[0]][cell[1]],
+        "reward": env.rewards[cell],
+    }
+
+
+class Experiment:
+    """One run of every method for one seed, one update at a time, so a caller can draw and stop.
+
+    ``params`` may be a :class:`SimParams`, the page's dict (validated here), or
+    None for the defaults. ``reward_fn`` (the verifier, given the joint output
+    only) and ``prior_fn`` (the role prompts' prior, given one observation)
+    default to :func:`lab.sim.task.make_reward_fn` of the params' table and
+    :func:`lab.sim.task.prompted_prior`. The held-out partners are fixed here,
+    before the first update. ``seed`` overrides the params' seed (for runs over
+    several seeds).
+    """
+
+    def __init__(
+        self,
+        params: SimParams | Mapping[str, Any] | None = None,
+        *,
+        reward_fn: RewardFn | None = None,
+        prior_fn: PriorFn | None = None,
+        training_partners: Sequence[Partner] = DEFAULT_TRAINING_PARTNERS,
+        held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
+        seed: int | None = None,
+    ) -> None:
+        self.params = params if isinstance(params, SimParams) else validate_params(params)
+        self.seed = self.params.seed if seed is None else seed
+        self.env = Environment(reward_fn or make_reward_fn(self.params.reward_table))
+        self.training_partners = _check_partners(training_partners, "training")
+        self.held_out_partners = _check_partners(held_out_partners, "held-out")
+        prior = prior_fn or prompted_prior
+        priors: dict[Observation, list[float]] = {}
+
+        def agent_prior(observation: Observation) -> list[float]:
+            p = priors.get(observation)
+            if p is None:
+                p = priors[observation] = checked_prior(prior, observation)
+            return p
+
+        def joint_prior(history: JointHistory) -> list[float]:
+            ph, pm = agent_prior(history.helper), agent_prior(history.main)
+            return [ph[i] * pm[j] for i, j in CELLS]
+
+        self.prompted = Policy(N_RESPONSES, agent_prior)
+        self.helper = Policy(N_RESPONSES, agent_prior)
+        self.main = Policy(N_RESPONSES, agent_prior)
+        self.central = Policy(len(CELLS), joint_prior)
+        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features)
+        self.how = Training(
+            self.params.group_size, self.params.turns, self.params.discount, self.params.advantage
+        )
+        self._teams = {
+            "prompted": Team(self.prompted, self.prompted),
+            "learned": Team(self.helper, self.main),
+        }
+        self._joint: dict[str, Joint] = {
+            "prompted": self._teams["prompted"].joint,
+            "learned": self._teams["learned"].joint,
+            "centralized": self.central.probs,
+        }
+
+        master = random.Random(self.seed)
+        self._rngs = {
+            name: random.Random(master.getrandbits(64))
+            for name in ("prompted", "learned", "centralized", "partners")
+        }
+        self._episode_seed = master.getrandbits(64)
+        self.mean_reward: dict[str, list[float]] = {m: [] for m in METHODS}
+        self.updates_done = 0
+        self.stopped = False
+
+    @property
+    def done(self) -> bool:
+        return self.stopped or self.updates_done >= self.params.updates
+
+    def stop(self) -> None:
+        """End the run; :meth:`results` then describes the policies as they are."""
+        self.stopped = True
+
+    def step(self) -> None:
+        """One update of every method (prompted only samples; it never learns)."""
+        if self.done:
+            return
+        lr, how, env = self.params.learning_rate, self.how, self.env
+        for method, team in self._teams.items():
+            _, total = _grow(team, env, JointHistory.start(), how, self._rngs[method])
+            self.mean_reward[method].append(total / how.turns)
+        self.prompted._grads.clear()  # prompted play samples like the others, but never learns
+        self.helper.apply(lr)
+        self.main.apply(lr)
+        # The yardstick: exact, so that what one learner could reach is never missed by chance.
+        _, total = _natural_step(self.central, env, JointHistory.start(), how, lr)
+        self.mean_reward["centralized"].append(total / how.turns)
+        self.central.apply(1.0)
+
+        # A group shares its prompt, as in GRPO: one training partner per update, in turn.
+        partner = self.training_partners[self.updates_done % len(self.training_partners)]
+        team = Team(_normalised(partner.probabilities), self.ego)
+        _grow(team, env, JointHistory.start(partner.note), how, self._rngs["partners"])
+        self.ego.apply(lr)
+        self.updates_done += 1
+
+    def progress(self) -> dict[str, Any]:
+        """The learning curves so far."""
+        return {
+            "seed": self.seed,
+            "update": self.updates_done,
+            "updates": self.params.updates,
+            "mean_reward": {m: list(v) for m, v in self.mean_reward.items()},
+        }
+
+    def expected(self) -> dict[str, tuple[float, list[list[list[float]]]]]:
+        """Each method's exact expected episode reward and per-turn joint distributions."""
+        return {m: _exact(self._joint[m], self.env, self.params.turns) for m in METHODS}
+
+    def _partner_scores(self) -> dict[str, Any]:
+        env, turns = self.env, self.params.turns
+
+        def score(partner: Partner) -> dict[str, Any]:
+            p = _normalised(partner.probabilities)
+            after, _ = _exact(Team(p, self.ego).joint, env, turns, partner.note)
+            before, _ = _exact(Team(p, self.prompted).joint, env, turns, partner.note)
+            # The partner ignores the history, so the best reply is the same every turn.
+            values = [
+                math.fsum(p[i] * env.rewards[i, j] for i in range(N_RESPONSES))
+                for j in range(N_RESPONSES)
+            ]
+            best = max(range(N_RESPONSES), key=values.__getitem__)
+            return {
+                "name": partner.name,
+                "description": partner.description,
+                "note": partner.note,
+                "probabilities": p,
+                "score": after,
+                "score_before_training": before,
+                "best_response": values[best],
+                "best_reply": RESPONSES["main"][best].id,
+            }
+
+        training = [score(partner) for partner in self.training_partners]
+        held_out = [score(partner) for partner in self.held_out_partners]
+
+        def mean(key: str, scores: list[dict[str, Any]]) -> float | None:
+            return math.fsum(s[key] for s in scores) / len(scores) if scores else None
+
+        return {
+            "ego": "main",
+            "training": training,
+            "held_out": held_out,
+            "training_mean": mean("score", training),
+            "held_out_mean": mean("score", held_out),
+            "held_out_best_mean": mean("best_response", held_out),
+        }
+
+    def outcome(self) -> dict[str, Any]:
+        """The exact outcome of every method: what a row of the many-seed table shows."""
+        expected = self.expected()
+        return {
+            "seed": self.seed,
+            "expected_reward": {m: expected[m][0] for m in METHODS},
+            "reached_optimum": {m: reaches_optimum(expected[m][0], self.env.best) for m in METHODS},
+            "settled_on": {
+                m: [_cell_summary(dist, self.env)["name"] for dist in expected[m][1]]
+                for m in METHODS
+            },
+        }
+
+    def results(self) -> dict[str, Any]:
+        """Everything the page shows, as plain JSON data."""
+        env = self.env
+        expected = self.expected()
+        settled = {}
+        for m in METHODS:
+            turns = [_cell_summary(dist, env) for dist in expected[m][1]]
+            settled[m] = {
+                **turns[-1],
+                "turns": turns,
+                "expected_reward": expected[m][0],
+                "optimal": reaches_optimum(expected[m][0], env.best),
+            }
+        return {
+            "params": self.params.to_json(),
+            "seed": self.seed,
+            "updates_done": self.updates_done,
+            "stopped": self.stopped and self.updates_done < self.params.updates,
+            "methods": [{"id": m, "label": METHOD_LABELS[m]} for m in METHODS],
+            "responses": {
+                role: [{"id": r.id, "summary": r.summary, "code": r.code} for r in RESPONSES[role]]
+                for role in ROLES
+            },
+            "rewards": env.table(),
+            "joint_outputs": [
+                [env.outputs[i, j].text for j in range(N_RESPONSES)] for i in range(N_RESPONSES)
+            ],
+            "optimum": {
+                "reward": env.best,
+                "cells": [list(c) for c in CELLS if env.rewards[c] == env.best],
+                "tolerance": OPTIMUM_TOLERANCE,
+            },
+            "mean_reward": {m: list(v) for m, v in self.mean_reward.items()},
+            "expected_reward": {m: expected[m][0] for m in METHODS},
+            "joint_distribution": {m: expected[m][1][-1] for m in METHODS},
+            "joint_distribution_by_turn": {m: expected[m][1] for m in METHODS},
+            "settled_on": settled,
+            "partners": self._partner_scores(),
+            "episode": self.record_episode(),
+        }
+
+    def record_episode(self) -> dict[str, Any]:
+        """One episode of the learned agents, each step labelled with its MARL concept."""
+        rng = random.Random(self._episode_seed)
+        env, turns = self.env, self.params.turns
+        policies = {"helper": self.helper, "main": self.main}
+        history = JointHistory.start()
+        steps = []
+        rewards = []
+        for t in range(1, turns + 1):
+            agents = []
+            chosen = {}
+            for role in ROLES:
+                observation = getattr(history, role)
+                probs = list(policies[role].probs(observation))
+                a = sample(probs, rng.random())
+                chosen[role] = a
+                response = RESPONSES[role][a]
+                agents.append(
+                    {
+                        "agent": role,
+                        "observation": {"label": "Observation", "text": observation.text},
+                        "policy": {
+                            "label": "Policy",
+                            "text": f"The {role} agent's learned softmax policy for this prompt.",
+                            "probabilities": probs,
+                            "responses": [r.id for r in RESPONSES[role]],
+                        },
+                        "action": {
+                            "label": "Action",
+                            "response": response.id,
+                            "summary": response.summary,
+                            "text": response.code,
+                        },
+                    }
+                )
+            cell = (chosen["helper"], chosen["main"])
+            reward = env.rewards[cell]
+            rewards.append(reward)
+            if t < turns:
+                history = history.then(cell, env.feedback[cell])
+                transition = {
+                    "label": "Environment transition",
+                    "text": "The verifier's feedback is appended to each agent's prompt "
+                    f"for turn {t + 1}.",
+                    "next_observations": [
+                        {"agent": role, "text": getattr(history, role).text} for role in ROLES
+                    ],
+                }
+            else:
+                transition = {
+                    "label": "Environment transition",
+                    "text": "The joint program is delivered and the episode ends "
+                    f"(horizon {turns}).",
+                    "next_observations": [],
+                }
+            steps.append(
+                {
+                    "turn": t,
+                    "agents": agents,
+                    "joint_output": {"label": "Joint output", "text": env.outputs[cell].text},
+                    "reward": {
+                        "label": "Reward",
+                        "value": reward,
+                        "text": env.feedback[cell] + " Both agents receive this one number.",
+                    },
+                    "transition": transition,
+                }
+            )
+        return {
+            "method": "learned",
+            "turns": steps,
+            "episode_reward": math.fsum(rewards) / turns,
+        }
+
+
+def _quartiles(values: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        q1 = median = q3 = ordered[0]
+    else:
+        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    return {"min": ordered[0], "q1": q1, "median": median, "q3": q3, "max": ordered[-1]}
+
+
+def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Per method, over the seeds run: how many reached the optimum, and the spread."""
+    per_method = {}
+    for m in METHODS:
+        values = [o["expected_reward"][m] for o in outcomes]
+        per_method[m] = {
+            "reached_optimum": sum(1 for o in outcomes if o["reached_optimum"][m]),
+            "mean": math.fsum(values) / len(values),
+            **_quartiles(values),
+        }
+    return {"count": len(outcomes), "methods": per_method}
+
+
+def _turn_text(turns: Sequence[Mapping[str, Any]]) -> str:
+    if len(turns) == 1:
+        t = turns[0]
+        return f"most likely plays {t['name']} (reward {format_score(t['reward'])})"
+    parts = [
+        f"turn {n} {t['name']} ({format_score(t['reward'])})" for n, t in enumerate(turns, start=1)
+    ]
+    return "most likely plays " + ", then ".join(parts)
+
+
+def summarize(results: Mapping[str, Any]) -> list[str]:
+    """The outcome in sentences, made from the numbers (the page shows them as they are)."""
+    best = results["optimum"]["reward"]
+    lines = []
+    for m in METHODS:
+        s = results["settled_on"][m]
+        verdict = (
+            "it found the best joint response"
+            if s["optimal"]
+            else f"short of the best possible {format_score(best)}"
+        )
+        lines.append(
+            f"{METHOD_LABELS[m]} {_turn_text(s['turns'])}; expected episode reward "
+            f"{s['expected_reward']:.2f}, {verdict}."
+        )
+    seeds = results.get("seeds")
+    if seeds and seeds["count"] > 1:
+        first = results["params"]["seed"]
+        counts = ", ".join(
+            f"{METHOD_LABELS[m].split(' (')[0].lower()} in {seeds['methods'][m]['reached_optimum']}"
+            for m in METHODS
+        )
+        lines.append(
+            f"Over {seeds['count']} seeds ({first} to {first + seeds['count'] - 1}), the optimum "
+            f"was reached by {counts}."
+        )
+    partners = results["partners"]
+    if partners["held_out"]:
+        lines.append(
+            f"With held-out partners the trained main agent scored "
+            f"{partners['held_out_mean']:.2f} on average, against "
+            f"{partners['held_out_best_mean']:.2f} for the best reply to each."
+        )
+    at = results.get("stopped_at") if results.get("stopped") else None
+    if at:
+        total = results["params"]["seeds"]
+        if total == 1:
+            lines.append(f"Stopped after {at['update']} updates.")
+        else:
+            done = seeds["count"] if seeds else 0
+            lines.append(
+                f"Stopped in seed {at['seed_index'] + 1} of {total}, after {at['update']} "
+                f"updates; {done} seed{'' if done == 1 else 's'} finished."
+            )
+    return lines
+
+
+def run_experiment(
+    params: SimParams | Mapping[str, Any] | None = None,
+    on_progress: ProgressFn | None = None,
+    *,
+    reward_fn: RewardFn | None = None,
+    prior_fn: PriorFn | None = None,
+    training_partners: Sequence[Partner] = DEFAULT_TRAINING_PARTNERS,
+    held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
+    progress_every: int | None = None,
+) -> dict[str, Any]:
+    """Run every method and the partner experiment over ``params.seeds`` seeds; return results.
+
+    The first seed (``params.seed``) gives the curves, heatmaps and transcript;
+    every seed adds a row to ``results["seeds"]``. ``on_progress(update,
+    partial)`` is called every ``progress_every`` updates (default: about 20
+    calls per seed) and after each seed's last; ``partial`` is
+    :meth:`Experiment.progress` plus ``seed_index``, ``seeds`` and the rows so far.
+    Returning a true value, or raising :class:`StopExperiment`, stops the run
+    cleanly; the results then cover what was done (``"stopped": true``).
+    """
+    p = params if isinstance(params, SimParams) else validate_params(params)
+    total = p.updates
+    every = progress_every if progress_every is not None else max(1, total // 20)
+    if every < 1:
+        raise ValueError("progress_every must be at least 1.")
+    first: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = []
+    stopped = False
+    stopped_at: dict[str, int] | None = None
+    for index in range(p.seeds):
+        experiment = Experiment(
+            p,
+            reward_fn=reward_fn,
+            prior_fn=prior_fn,
+            training_partners=training_partners,
+            held_out_partners=held_out_partners,
+            seed=p.seed + index,
+        )
+        requested = False
+        while not experiment.done:
+            experiment.step()
+            done = experiment.updates_done
+            if on_progress is not None and (done % every == 0 or done == total):
+                partial = {**experiment.progress(), "seed_index": index, "seeds": p.seeds}
+                partial["rows"] = list(rows)
+                partial["text"] = f"Training: {done} of {total} updates."
+                if p.seeds > 1:
+                    partial["text"] = (
+                        f"Training seed {index + 1} of {p.seeds}: {done} of {total} updates."
+                    )
+                if index:
+                    # The curves drawn are the first seed's; later seeds only add rows.
+                    del partial["mean_reward"]
+                try:
+                    requested = bool(on_progress(done, partial))
+                except StopExperiment:
+                    requested = True
+                if requested:
+                    experiment.stop()
+        finished = experiment.updates_done == total
+        if first is None:
+            first = experiment.results()
+            first["stopped"] = not finished
+        if finished:
+            rows.append(experiment.outcome())
+        if requested:
+            stopped = not finished or index < p.seeds - 1
+            stopped_at = {"seed_index": index, "update": experiment.updates_done}
+            break
+    assert first is not None
+    first["stopped"] = first["stopped"] or stopped
+    first["stopped_at"] = stopped_at if first["stopped"] else None
+    first["seeds"] = {**seed_statistics(rows), "rows": rows} if rows else None
+    first["summary"] = summarize(first)
+    return first

@@ -1,0 +1,776 @@
+"""The simulation's results as the page shows them: escaped HTML strings, made once.
+
+The build renders the default run's transcript with these functions (readers
+without JavaScript see it), and the worker renders every run the reader starts
+with the very same functions (:func:`render_results`, returned with the run by
+``lab.rpc``), so the page never re-implements a transcript, a caption or a
+number format in JavaScript. Element ids inside the transcript are
+``{prefix}-t{turn}-...`` (e.g. ``lab-simulation-t1-helper-observation``); the
+lesson links to them.
+
+Everything read from a result is looked up defensively: keys the model does
+not produce (yet) leave their part out rather than fail.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from lab.sim.experiment import METHOD_LABELS
+from lab.sim.params import param_spec
+
+__all__ = [
+    "METHOD_LABELS",
+    "SLOTS",
+    "STEP_LABELS",
+    "describe_params",
+    "field_used",
+    "format_number",
+    "format_percent",
+    "format_reward",
+    "method_labels",
+    "render_episode",
+    "render_output",
+    "render_results",
+    "render_seeds",
+    "render_summary",
+]
+
+#: The five labels the mapping exercise uses; the transcript uses them verbatim.
+STEP_LABELS = ("Observation", "Policy", "Action", "Reward", "Environment transition")
+#: The parts of the lab :func:`render_results` fills, by their ``data-lab-html`` name.
+SLOTS = (
+    "summary",
+    "output",
+    "curve-caption",
+    "curve-table",
+    "heatmap-caption",
+    "heatmaps",
+    "partners-caption",
+    "partners",
+    "seeds-caption",
+    "seeds",
+    "episode",
+)
+#: At most this many rows in the learning curve's table (plus the last update).
+CURVE_TABLE_ROWS = 25
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def format_number(value: float) -> str:
+    """A number as the page writes it: 11, -30, 7.5, 0.25 (Python's ``g``)."""
+    return f"{value:g}"
+
+
+def format_reward(value: float | None) -> str:
+    """A mean reward: at most two decimals, no trailing zeros."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def format_percent(p: float) -> str:
+    """A probability as a percentage, never rounding a tiny one to 0 or a near-certain to 100."""
+    v = p * 100
+    if 0 < v < 0.05:
+        return "<0.1%"
+    if 99.95 <= v < 100:
+        return ">99.9%"
+    return f"{v:.1f}%"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# ---------------------------------------------------------------- settings
+
+
+def field_used(spec: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """Whether a field of :func:`lab.param_spec` matters for these settings (its ``used_when``)."""
+    return all(params.get(other) in values for other, values in spec.get("used_when", {}).items())
+
+
+def describe_params(params: Mapping[str, Any]) -> str:
+    """The settings of a run in one phrase, every field the run used, in the form's order."""
+    parts = []
+    for name, spec in param_spec().items():
+        if name not in params or spec["kind"] == "table" or not field_used(spec, params):
+            continue  # a custom table is named by the table choice; its cells are in the heatmaps
+        value = params[name]
+        if spec["kind"] == "choice":
+            text = str(spec.get("choice_labels", {}).get(value, value))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            text = format_number(value)
+        else:
+            text = str(value)
+        parts.append(f"{spec['label'].lower()}: {text}")
+    return "; ".join(parts)
+
+
+# ------------------------------------------------------------------- markup
+
+
+def _attrs(attributes: Mapping[str, Any]) -> str:
+    out = []
+    for name, value in attributes.items():
+        if value is None or value is False:
+            continue
+        out.append(f" {name}" if value is True else f' {name}="{escape(str(value))}"')
+    return "".join(out)
+
+
+def _el(tag: str, attributes: Mapping[str, Any] | None = None, *children: str) -> str:
+    """An element; ``children`` are markup already (escape text with :func:`escape`)."""
+    return f"<{tag}{_attrs(attributes or {})}>{''.join(children)}</{tag}>"
+
+
+def _text(tag: str, text: Any, **attributes: Any) -> str:
+    names = {k: k.rstrip("_").replace("_", "-") for k in attributes}  # class_ -> class
+    return _el(tag, {names[k]: v for k, v in attributes.items()}, escape(str(text)))
+
+
+def _pre(text: str, cls: str, of: str) -> str:
+    """A transcript block with the id ``{of}-text``, ``of`` naming the step it shows."""
+    # Material renames each block "__code_" + the closest id (its own first) and
+    # copies a block by that name, so each needs an id of its own. It only adds
+    # copy buttons to blocks there when a page loads, never to the transcript
+    # drawn after a run, so no transcript block has one (no-copy).
+    return _el("pre", {"id": f"{of}-text", "class": f"{cls} no-copy"}, _text("code", text.rstrip()))
+
+
+def method_labels(result: Mapping[str, Any]) -> dict[str, str]:
+    """Each method the result reports on, in order, with its name on the page.
+
+    The model names its methods (``result["methods"]``); older results are named
+    by :data:`METHOD_LABELS`.
+    """
+    listed = result.get("methods")
+    if isinstance(listed, list) and listed:
+        return {str(m["id"]): str(m.get("label", m["id"])) for m in listed}
+    found = result.get("expected_reward") or result.get("mean_reward") or {}
+    ordered = [m for m in METHOD_LABELS if m in found] + [
+        m for m in found if m not in METHOD_LABELS
+    ]
+    return {m: METHOD_LABELS.get(m, m) for m in ordered}
+
+
+# --------------------------------------------------------------- transcript
+
+
+def _agent(agent: Mapping[str, Any], tid: str) -> str:
+    role = str(agent["agent"])
+    aid = f"{tid}-{role}"
+    observation, policy, action = agent["observation"], agent["policy"], agent["action"]
+    chosen = action["response"]
+    probs = "".join(
+        _el(
+            "li",
+            {"class": "is-chosen" if rid == chosen else None},
+            _text("code", rid),
+            escape(f" {format_percent(p)}"),
+        )
+        for rid, p in zip(policy["responses"], policy["probabilities"], strict=True)
+    )
+    return _el(
+        "div",
+        {"class": "lab-sim__agent"},
+        _text("h5", f"{role.capitalize()} agent", id=aid),
+        _el(
+            "dl",
+            {"class": "lab-sim__steps"},
+            _text("dt", observation["label"], id=f"{aid}-observation"),
+            _el("dd", {}, _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation")),
+            _text("dt", policy["label"], id=f"{aid}-policy"),
+            _el(
+                "dd",
+                {},
+                _text("p", policy["text"]),
+                _el("ul", {"class": "lab-sim__probs"}, probs),
+            ),
+            _text("dt", action["label"], id=f"{aid}-action"),
+            _el(
+                "dd",
+                {},
+                _el("p", {}, _text("code", chosen), escape(f": {action['summary']}")),
+                _pre(action["text"], "lab-sim__code", f"{aid}-action"),
+            ),
+        ),
+    )
+
+
+def _turn(step: Mapping[str, Any], prefix: str, count: int) -> str:
+    t = step["turn"]
+    tid = f"{prefix}-t{t}"
+    transition, reward, joint = step["transition"], step["reward"], step["joint_output"]
+    following = "".join(
+        _el(
+            "details",
+            {"class": "lab-sim__next"},
+            _text("summary", f"Next prompt of the {nxt['agent']} agent"),
+            _pre(nxt["text"], "lab-sim__prompt", f"{tid}-next-{nxt['agent']}"),
+        )
+        for nxt in transition.get("next_observations", [])
+    )
+    return _el(
+        "div",
+        {"class": "lab-sim__turn"},
+        _text("h4", f"Turn {t} of {count}", id=tid),
+        _el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid) for a in step["agents"])),
+        _el(
+            "dl",
+            {"class": "lab-sim__steps lab-sim__steps--joint"},
+            _text("dt", joint["label"], id=f"{tid}-joint-output"),
+            _el("dd", {}, _pre(joint["text"], "lab-sim__code", f"{tid}-joint-output")),
+            _text("dt", reward["label"], id=f"{tid}-reward"),
+            _el(
+                "dd",
+                {},
+                _el(
+                    "p",
+                    {},
+                    _text("strong", format_number(reward["value"]), class_="lab-sim__reward"),
+                    escape(f" {reward['text']}"),
+                ),
+            ),
+            _text("dt", transition["label"], id=f"{tid}-transition"),
+            _el("dd", {}, _text("p", transition["text"]), following),
+        ),
+    )
+
+
+def render_episode(result: Mapping[str, Any], prefix: str) -> str:
+    """The recorded episode (``result["episode"]``), each step under the exercise's label."""
+    episode = result.get("episode")
+    if not episode:
+        return ""
+    turns = episode["turns"]
+    caption = "Recorded from the learned agents after training"
+    if "params" in result:
+        caption += f" ({describe_params(result['params'])})"
+    caption += f". Episode reward: {format_reward(episode.get('episode_reward'))}."
+    return _text("p", caption, class_="lab-sim__caption", data_lab_episode_caption=True) + "".join(
+        _turn(step, prefix, len(turns)) for step in turns
+    )
+
+
+# ------------------------------------------------------------------ summary
+
+
+def _cell_name(result: Mapping[str, Any], cell: Sequence[int]) -> str:
+    i, j = cell
+    responses = result["responses"]
+    return f"{responses['helper'][i]['id']} + {responses['main'][j]['id']}"
+
+
+def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
+    """Where learned and centralized play settled, for results without their own summary."""
+    settled, best = result.get("settled_on", {}), result.get("optimum", {})
+    learned, centralized = settled.get("learned"), settled.get("centralized")
+    if not learned or not centralized or "cells" not in best:
+        return []
+
+    def where(s: Mapping[str, Any]) -> str:
+        name, reward = _cell_name(result, s["cell"]), format_reward(s["reward"])
+        if s["probability"] >= 0.9:
+            return f"settled on {name} (reward {reward})"
+        share = format_percent(s["probability"])
+        return f"leans towards {name} (reward {reward}, {share} of the time)"
+
+    best_name = " or ".join(_cell_name(result, cell) for cell in best["cells"])
+    first = (
+        f"learned collaboration {where(learned)}, the best joint response"
+        if learned.get("optimal")
+        else f"learned collaboration {where(learned)} and missed the best joint response, "
+        f"{best_name} (reward {format_reward(best['reward'])})"
+    )
+    second = f"centralized control {where(centralized)}"
+    if centralized.get("optimal"):
+        second = second.replace("settled on", "found")
+    sentences = [f"After {result.get('updates_done', 0)} updates, {first}; {second}."]
+    partners = result.get("partners", {})
+    if partners.get("held_out_mean") is not None:
+        sentences.append(
+            f"With held-out partners the trained agent scored "
+            f"{format_reward(partners['held_out_mean'])}, against "
+            f"{format_reward(partners['training_mean'])} with its training partners."
+        )
+    return sentences
+
+
+def render_summary(result: Mapping[str, Any]) -> str:
+    """``result["summary"]`` (sentences made by the model): a paragraph, or a list of several."""
+    summary = result.get("summary")
+    if isinstance(summary, str):
+        sentences = [summary]
+    elif isinstance(summary, Iterable) and summary:
+        sentences = [str(s) for s in summary]
+    else:
+        sentences = _fallback_summary(result)
+    if len(sentences) <= 1:
+        return "".join(_text("p", s) for s in sentences)
+    return _el("ul", {"class": "lab-sim__summary-list"}, *(_text("li", s) for s in sentences))
+
+
+def render_output(output: Mapping[str, Any] | None) -> str:
+    """What the reader's code printed (see :mod:`lab.sim.user_code`), or nothing."""
+    if not output or not (output.get("text") or output.get("omitted")):
+        return ""
+    omitted = int(output.get("omitted") or 0)
+    note = (
+        f" (the first {len(str(output.get('text', ''))):,} characters; {omitted:,} more not shown)"
+        if omitted
+        else ""
+    )
+    return _el(
+        "div",
+        {"class": "lab-sim__output", "data-lab-output": True},
+        _text("p", f"Your code printed{note}:"),
+        _el(
+            "pre",
+            {"class": "lab-sim__printed no-copy"},
+            _text("code", str(output.get("text", "")).rstrip()),
+        ),
+    )
+
+
+# ----------------------------------------------------------------- heatmaps
+
+
+def _header_row(result: Mapping[str, Any]) -> str:
+    heads = "".join(
+        _el("th", {"scope": "col"}, _text("code", r["id"])) for r in result["responses"]["main"]
+    )
+    return _el("tr", {}, _text("td", "helper \\ main", class_="lab-sim__corner"), heads)
+
+
+def render_heatmaps(result: Mapping[str, Any]) -> str:
+    """One table per method: each joint response's shared reward and how often it is played."""
+    distributions = result.get("joint_distribution")
+    if not distributions or "rewards" not in result:
+        return ""
+    best = {tuple(cell) for cell in result.get("optimum", {}).get("cells", [])}
+    tables = []
+    for method, label in method_labels(result).items():
+        dist = distributions.get(method)
+        if dist is None:
+            continue
+        rows = []
+        for i, helper in enumerate(result["responses"]["helper"]):
+            cells = []
+            for j, reward in enumerate(result["rewards"][i]):
+                is_best = (i, j) in best
+                mark = (
+                    _text("span", "★", class_="lab-sim__best", aria_hidden="true")
+                    + _text("span", " (best joint response)", class_="lab-visually-hidden")
+                    if is_best
+                    else ""
+                )
+                cells.append(
+                    _el(
+                        "td",
+                        {
+                            "class": "is-best" if is_best else None,
+                            "style": f"--lab-sim-p: {dist[i][j]:.4f}",
+                        },
+                        _text("span", format_number(reward), class_="lab-sim__cell-reward"),
+                        mark,
+                        _text("span", format_percent(dist[i][j]), class_="lab-sim__cell-p"),
+                    )
+                )
+            rows.append(
+                _el("tr", {}, _el("th", {"scope": "row"}, _text("code", helper["id"])), *cells)
+            )
+        expected = result.get("expected_reward", {}).get(method)
+        meta = (
+            _text(
+                "span", f"expected reward {format_reward(expected)}", class_="lab-sim__heatmap-meta"
+            )
+            if expected is not None
+            else ""
+        )
+        tables.append(
+            _el(
+                "div",
+                {"class": "lab-sim__scroll lab-sim__heatmap", "data-lab-heatmap": method},
+                _el(
+                    "table",
+                    {"class": "lab-sim__heat-table"},
+                    _el(
+                        "caption",
+                        {},
+                        _text("span", label, class_="lab-sim__heatmap-title"),
+                        meta,
+                    ),
+                    _el("thead", {}, _header_row(result)),
+                    _el("tbody", {}, *rows),
+                ),
+            )
+        )
+    return "".join(tables)
+
+
+def _heatmap_caption(result: Mapping[str, Any]) -> str:
+    turns = result.get("params", {}).get("turns", 1)
+    last = " (in the last turn)" if turns > 1 else ""
+    return (
+        "Each cell is one joint response: the shared reward the verifier gives it, and how often "
+        f"each method writes it after training{last}. ★ marks the best joint response."
+    )
+
+
+# ----------------------------------------------------------------- partners
+
+
+def render_partners(result: Mapping[str, Any]) -> str:
+    """Training and held-out partners: the trained agent's score with each, as bars with numbers."""
+    p = result.get("partners")
+    if not p:
+        return ""
+    everyone = [*p.get("training", []), *p.get("held_out", [])]
+    values = [
+        v
+        for s in everyone
+        for v in (s.get("score"), s.get("score_before_training"), s.get("best_response"))
+        if v is not None
+    ]
+    lo = min([0.0, *values])
+    hi = max([result.get("optimum", {}).get("reward", 0.0), *values, lo + 1])
+
+    def at(v: float) -> float:
+        return (v - lo) / (hi - lo) * 100
+
+    def bar(value: float, group: str) -> str:
+        style = (
+            f"--lab-sim-from: {min(at(0), at(value)):.2f}%; "
+            f"--lab-sim-width: {abs(at(value) - at(0)):.2f}%; --lab-sim-zero: {at(0):.2f}%"
+        )
+        return _el(
+            "span",
+            {"class": f"lab-sim__bar lab-sim__bar--{group}", "aria-hidden": "true", "style": style},
+            _el("span", {"class": "lab-sim__bar-fill"}),
+            _el("span", {"class": "lab-sim__bar-zero"}),
+        )
+
+    def row(s: Mapping[str, Any], group: str) -> str:
+        notes = [f"before training: {format_reward(s.get('score_before_training'))}"]
+        if s.get("best_response") is not None:
+            notes.append(f"best possible: {format_reward(s['best_response'])}")
+        return _el(
+            "tr",
+            {},
+            _el(
+                "th",
+                {"scope": "row"},
+                _text("span", s["name"], class_="lab-sim__partner"),
+                _text("span", s.get("description", ""), class_="lab-sim__partner-desc"),
+            ),
+            _el(
+                "td",
+                {"class": "lab-sim__score"},
+                _text("span", format_reward(s.get("score")), class_="lab-sim__score-value"),
+                bar(s.get("score") or 0.0, group),
+                _text("span", "; ".join(notes), class_="lab-sim__before"),
+            ),
+        )
+
+    def group(name: str, title: str, partners: list[Mapping[str, Any]], mean: float | None) -> str:
+        heading = title if mean is None else f"{title}: mean {format_reward(mean)}"
+        return _el(
+            "tbody",
+            {"data-lab-group": name},
+            _el(
+                "tr",
+                {"class": "lab-sim__group"},
+                _text("th", heading, scope="rowgroup", colspan="2"),
+            ),
+            *(row(s, name) for s in partners),
+        )
+
+    head = _el(
+        "thead",
+        {},
+        _el(
+            "tr",
+            {},
+            _text("th", "Helper", scope="col"),
+            _text("th", "Score with the trained agent", scope="col"),
+        ),
+    )
+    return _el(
+        "table",
+        {"class": "lab-sim__partners"},
+        head,
+        group("training", "Training partners", p.get("training", []), p.get("training_mean")),
+        group("held-out", "Held-out partners", p.get("held_out", []), p.get("held_out_mean")),
+    )
+
+
+def _partners_caption(result: Mapping[str, Any]) -> str:
+    text = (
+        "The main agent trained with the training partners only; the held-out partners were "
+        "fixed before training and never trained with. Each score is an expected episode reward"
+    )
+    partners = result.get("partners", {})
+    if any("best_response" in s for s in partners.get("training", [])):
+        return text + ", beside the best any main agent could score with that partner."
+    best = result.get("optimum", {}).get("reward")
+    return text + (f" (the best possible is {format_reward(best)})." if best is not None else ".")
+
+
+# ------------------------------------------------------------ learning curve
+
+
+def render_curve_table(result: Mapping[str, Any]) -> str:
+    """The learning curve as a table: every nth update (at most about 25 rows) and the last."""
+    series = result.get("mean_reward") or {}
+    labels = {m: label for m, label in method_labels(result).items() if m in series}
+    methods = list(labels)
+    n = max((len(series[m]) for m in methods), default=0)
+    every = max(1, math.ceil(n / CURVE_TABLE_ROWS))
+    updates = list(range(every, n + 1, every))
+    if n and (not updates or updates[-1] != n):
+        updates.append(n)
+    caption = (
+        "Mean shared reward of each update's group of episodes."
+        if every == 1
+        else f"Mean shared reward of every {every}th update's group of episodes."
+    )
+
+    def value(m: str, u: int) -> str:
+        values = series[m]
+        return format_reward(values[u - 1]) if u <= len(values) else "n/a"
+
+    head = _el(
+        "tr",
+        {},
+        _text("th", "Update", scope="col"),
+        *(_text("th", labels[m], scope="col") for m in methods),
+    )
+    body = "".join(
+        _el("tr", {}, _text("th", u, scope="row"), *(_text("td", value(m, u)) for m in methods))
+        for u in updates
+    )
+    return _el(
+        "table",
+        {"class": "lab-sim__curve-table"},
+        _text("caption", caption),
+        _el("thead", {}, head),
+        _el("tbody", {}, body),
+    )
+
+
+def _curve_caption(result: Mapping[str, Any]) -> str:
+    params = result.get("params", {})
+    size = params.get("group_size")
+    group = f"group of {size} episodes" if size is not None else "group of episodes"
+    return (
+        f"Mean shared reward of each update's {group} ({describe_params(params)}). Centralized "
+        "control samples nothing: its line is its exact expected episode reward at each update."
+    )
+
+
+# --------------------------------------------------------------- many seeds
+
+#: The strip chart's size in SVG units: one row per method.
+_SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 40, 14, 14
+#: Seeds closer than this (in SVG units) share a dot.
+_SEEDS_SPOT = 16
+
+
+def render_seeds(result: Mapping[str, Any]) -> str:
+    """Every seed's expected episode reward per method: a strip chart, and the same as a table.
+
+    Each dot is one seed's final policy; the dashed line is the optimum. The
+    table beside it counts the seeds within the optimum's tolerance and gives
+    the spread (lowest, median, highest), so nothing is only in the picture.
+    """
+    seeds = result.get("seeds")
+    if not seeds or not seeds.get("rows"):
+        return ""
+    labels = method_labels(result)
+    methods = [m for m in labels if m in seeds["methods"]]
+    rows = seeds["rows"]
+    best = result.get("optimum", {}).get("reward", 0.0)
+    values = [r["expected_reward"][m] for r in rows for m in methods]
+    lo, hi = min([*values, 0.0, best]), max([*values, best])
+    hi = hi if hi > lo else lo + 1
+    inner = _SEEDS_WIDTH - _SEEDS_LEFT - _SEEDS_RIGHT
+
+    def x(v: float) -> float:
+        return _SEEDS_LEFT + (v - lo) / (hi - lo) * inner
+
+    height = _SEEDS_ROW * len(methods) + 22
+    parts = [
+        _el(
+            "line",
+            {
+                "class": "lab-sim__seeds-best",
+                "x1": f"{x(best):.1f}",
+                "x2": f"{x(best):.1f}",
+                "y1": "2",
+                "y2": f"{height - 20}",
+            },
+        )
+    ]
+    for k, m in enumerate(methods):
+        y = _SEEDS_ROW * k + _SEEDS_ROW / 2 + 2
+        parts.append(
+            _el(
+                "line",
+                {
+                    "class": "lab-sim__seeds-axis",
+                    "x1": f"{_SEEDS_LEFT}",
+                    "x2": f"{_SEEDS_WIDTH - _SEEDS_RIGHT}",
+                    "y1": f"{y:.1f}",
+                    "y2": f"{y:.1f}",
+                },
+            )
+        )
+        parts.append(
+            _text(
+                "text",
+                labels[m],
+                class_="lab-sim__seeds-label",
+                x=f"{_SEEDS_LEFT}",
+                y=f"{y - 9:.1f}",
+            )
+        )
+        # Seeds that land on the same spot share one dot, labelled with how many they are.
+        spots: dict[int, list[tuple[int, float]]] = {}
+        for r in rows:
+            v = r["expected_reward"][m]
+            spots.setdefault(round(x(v) / _SEEDS_SPOT), []).append((r["seed"], v))
+        for spot in spots.values():
+            cx = x(math.fsum(v for _, v in spot) / len(spot))
+            seeds_here = ", ".join(str(seed) for seed, _ in spot)
+            values_here = sorted({format_reward(v) for _, v in spot})
+            title = (
+                f"{labels[m]}: {' to '.join(values_here[:: max(1, len(values_here) - 1)])} "
+                f"(seed{'s' if len(spot) > 1 else ''} {seeds_here})"
+            )
+            parts.append(
+                _el(
+                    "circle",
+                    {
+                        "class": f"lab-sim__dot lab-sim__dot--{m}",
+                        "cx": f"{cx:.1f}",
+                        "cy": f"{y:.1f}",
+                        "r": f"{min(4 + 1.2 * (len(spot) - 1) ** 0.5 * 2, 11):.1f}",
+                    },
+                    _text("title", title),
+                )
+            )
+            if len(spot) > 1:
+                parts.append(
+                    _text(
+                        "text",
+                        f"\u00d7{len(spot)}",
+                        class_="lab-sim__seeds-count",
+                        x=f"{cx:.1f}",
+                        y=f"{y - 13:.1f}",
+                    )
+                )
+    for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best}):
+        parts.append(
+            _text(
+                "text",
+                format_reward(v),
+                class_="lab-sim__seeds-tick",
+                x=f"{x(v):.1f}",
+                y=f"{height - 4}",
+            )
+        )
+    count = seeds["count"]
+    reached = "; ".join(
+        f"{labels[m]}: {seeds['methods'][m]['reached_optimum']} of {count}" for m in methods
+    )
+    chart = _el(
+        "svg",
+        {
+            "class": "lab-sim__seeds-chart",
+            "viewBox": f"0 0 {_SEEDS_WIDTH} {height}",
+            "role": "img",
+            "aria-label": f"Expected episode reward of each seed; reached the optimum: {reached}.",
+        },
+        *parts,
+    )
+    head = _el(
+        "tr",
+        {},
+        *(
+            _text("th", h, scope="col")
+            for h in ("Method", "Reached the optimum", "Lowest", "Median", "Highest")
+        ),
+    )
+    body = "".join(
+        _el(
+            "tr",
+            {"data-lab-method": m},
+            _el(
+                "th",
+                {"scope": "row"},
+                _el(
+                    "span",
+                    {"class": f"lab-sim__dot-key lab-sim__dot-key--{m}", "aria-hidden": "true"},
+                ),
+                escape(labels[m]),
+            ),
+            _text("td", f"{seeds['methods'][m]['reached_optimum']} of {count}"),
+            *(_text("td", format_reward(seeds["methods"][m][k])) for k in ("min", "median", "max")),
+        )
+        for m in methods
+    )
+    table = _el(
+        "table",
+        {"class": "lab-sim__seeds-table"},
+        _el("thead", {}, head),
+        _el("tbody", {}, body),
+    )
+    return chart + _el("div", {"class": "lab-sim__scroll"}, table)
+
+
+def _seeds_caption(result: Mapping[str, Any]) -> str:
+    seeds = result.get("seeds")
+    if not seeds:
+        return ""
+    first = result.get("params", {}).get("seed", 0)
+    count = seeds["count"]
+    tolerance = result.get("optimum", {}).get("tolerance", 0.02)
+    which = f"seed {first}" if count == 1 else f"seeds {first} to {first + count - 1}"
+    return (
+        f"Expected episode reward of each method's final policy, for {which}: seeds that end "
+        "in the same place share a dot, marked with how many they are. "
+        f"The dashed line is the best possible, {format_reward(result['optimum']['reward'])}; "
+        f"a seed reached it when it ends within {tolerance:.0%} of it. Raise Seeds to see how "
+        "often a result happens, not just whether it can."
+    )
+
+
+# -------------------------------------------------------------------- all
+
+
+def render_results(result: Mapping[str, Any], prefix: str) -> dict[str, str]:
+    """Every part of the lab a finished run fills, by slot (see :data:`SLOTS`).
+
+    ``prefix`` starts the transcript's element ids (``lab-<id>``).
+    """
+    return {
+        "summary": render_summary(result),
+        "output": render_output(result.get("output")),
+        "curve-caption": escape(_curve_caption(result)),
+        "curve-table": render_curve_table(result),
+        "heatmap-caption": escape(_heatmap_caption(result)),
+        "heatmaps": render_heatmaps(result),
+        "partners-caption": escape(_partners_caption(result)),
+        "partners": render_partners(result),
+        "seeds-caption": escape(_seeds_caption(result)),
+        "seeds": render_seeds(result),
+        "episode": render_episode(result, prefix),
+    }

@@ -1,0 +1,88 @@
+"""The simulation lab's calls, merged into :data:`lab.rpc.CALLS` (see :mod:`lab.kinds`).
+
+``run_simulation``: ``{"params", "code"?, "render"?}``; ``check_params``:
+``{"params"}``; ``code_output``: ``{}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.core.rpc import Call, Progress
+from lab.sim.experiment import run_experiment
+from lab.sim.params import ParamError, validate_params
+from lab.sim.render import render_output, render_results
+from lab.sim.user_code import last_output, run_with_code
+
+__all__ = ["CALLS"]
+
+
+def _refused_cells(data: Any) -> list[list[int]]:
+    """The custom table's cells the validator refuses, each checked on its own."""
+    table = data.get("custom_table") if isinstance(data, dict) else None
+    if not isinstance(table, list) or any(not isinstance(row, list) for row in table):
+        return []
+    refused = []
+    for r, row in enumerate(table):
+        for c, cell in enumerate(row):
+            probe: list[list[Any]] = [[0] * len(row) for row in table]
+            probe[r][c] = cell
+            try:
+                validate_params({"table": "custom", "custom_table": probe})
+            except ParamError as err:
+                if "custom_table" in err.fields:
+                    refused.append([r, c])
+    return refused
+
+
+def _check_params(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """``{"params"}`` as the form holds them: Python's verdict, before anything runs.
+
+    ``{"params", "best"}`` (the checked values and the reward table's best cell)
+    or ``{"errors": {field: reason}, "cells": [[row, column], ...]}``, the
+    custom table's refused cells.
+    """
+    data = args.get("params")
+    try:
+        params = validate_params(data)
+    except ParamError as err:
+        return {"errors": err.fields, "cells": _refused_cells(data)}
+    return {"params": params.to_json(), "best": max(max(row) for row in params.reward_table)}
+
+
+def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """``{"params"}``, and optionally ``{"code"}``: the reader's verifier and prior.
+
+    With code, progress also reports ``{"in_user_code": true}`` and ``false``
+    around every stretch Python spends in the reader's code (the page's time limit).
+    With ``{"render": "lab-<id>"}`` the result also carries its parts as the page
+    shows them, ``"html"`` (:func:`lab.sim.render.render_results`; ids start with that prefix).
+    """
+
+    def report(update: int, partial: dict[str, Any]) -> None:
+        progress(partial)
+
+    def watch(inside: bool) -> None:
+        progress({"in_user_code": inside})
+
+    code = args.get("code")
+    if code is None:
+        result = run_experiment(args.get("params"), report)
+    else:
+        result = run_with_code(args.get("params"), code, report, watch=watch)
+    prefix = args.get("render")
+    if isinstance(prefix, str):
+        result["html"] = render_results(result, prefix)
+    return result
+
+
+def _code_output(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """What the reader's code printed in its latest run (one that failed too), as HTML."""
+    return {"html": render_output(last_output())}
+
+
+CALLS: dict[str, Call] = {
+    "run_simulation": _run_simulation,
+    "check_params": _check_params,
+    "code_output": _code_output,
+}

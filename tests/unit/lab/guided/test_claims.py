@@ -1,0 +1,99 @@
+"""Every guided task on every page: its explanation's answer is what the model does.
+
+The tasks are found by parsing the pages' ```lab-task blocks (lesson_hooks.fences.task),
+so a new task is tested with no change here. For each, the lab runs with the
+task's settings, as the reader's Run this experiment does, and the option the
+explanation calls right must be the only one the result satisfies; then the same
+over seeds 0-19: one run of 20 seeds, or, for a task about a single seed, each
+of seeds 0 to 19 on its own.
+"""
+
+# ruff: noqa: RUF001 (the quotes keep the page's typography: minus signs)
+from __future__ import annotations
+
+import pytest
+
+from lab import prompted_prior
+from lab.guided.tasks import matching_options, run_task, task_outcome
+from lab.sim.task import CLIMBING, Observation, penalty_table
+from lesson_hooks.fences.task import FENCE_INFO, Task, parse_page
+from lesson_hooks.support.paths import ROOT
+from tests.unit.lab.sim.test_claims import helper_view
+
+DOCS = ROOT / "docs"
+SEEDS = 20  # seeds 0-19
+
+
+def _tasks() -> list[Task]:
+    tasks = []
+    for page in sorted(DOCS.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if FENCE_INFO in text:
+            tasks.extend(parse_page(text, f"docs/{page.relative_to(DOCS).as_posix()}"))
+    return tasks
+
+
+TASKS = _tasks()
+
+
+def test_the_pages_have_their_tasks() -> None:
+    labs = [task.lab for task in TASKS]
+    assert labs.count("simulation") >= 5
+    assert labs.count("language-models") >= 2
+
+
+def _only_the_right_option(task: Task, result: dict, where: str) -> None:
+    matched = matching_options(task.spec, result)
+    right = task.options[task.answer].text
+    assert matched == [task.answer], (
+        f"{task.path}:{task.line}: {task.id} {where}: the explanation calls {right!r} right, "
+        f"but the result satisfies {[task.options[i].text for i in matched]}"
+    )
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_the_tasks_answer_is_what_the_model_does_at_its_settings(task: Task) -> None:
+    result = run_task(task.spec)
+    _only_the_right_option(task, result, "at its settings")
+    for choice in range(len(task.options)):
+        outcome = task_outcome(task.spec, choice, result)
+        assert outcome["text"].startswith("You predicted \u201c")
+        assert outcome["right"] == (choice == task.answer)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
+def test_the_tasks_answer_holds_over_seeds_0_to_19(task: Task) -> None:
+    params = task.params
+    if params["seeds"] == 1:
+        for seed in range(SEEDS):
+            _only_the_right_option(task, run_task(task.spec, seed=seed), f"with seed {seed}")
+    elif (params["seed"], params["seeds"]) != (0, SEEDS):
+        result = run_task(task.spec, seed=0, seeds=SEEDS)
+        _only_the_right_option(task, result, f"over seeds 0-{SEEDS - 1}")
+    else:
+        assert params["seed"] == 0  # the run at its settings (the test above) covers seeds 0-19
+
+
+EXPLANATION_CLAIMS = {
+    # quote from a task's explanation -> its check (numbers as the page's other claims compute them)
+    "`core` earns −0.8 while `stub` earns 3.5": lambda: (
+        [round(v, 2) for v in helper_view(CLIMBING)][::2] == [-0.8, 3.5]
+    ),
+    "a partner who plays safe 70% of the time": lambda: (
+        prompted_prior(Observation("main"))[2] == 0.7
+    ),
+    "`core` earns 2 and `stub` 1.4": lambda: (
+        [round(v, 2) for v in helper_view(penalty_table(0))][::2] == [2, 1.4]
+    ),
+    "`core` now earns −8 and `filter` −19, while `stub` still earns 1.4": lambda: (
+        [round(v, 2) for v in helper_view(penalty_table(-100))] == [-8, -19, 1.4]
+    ),
+    "a risky response there can cost −30 at once": lambda: min(min(row) for row in CLIMBING) == -30,
+}
+
+
+@pytest.mark.parametrize("quote", EXPLANATION_CLAIMS)
+def test_the_numbers_an_explanation_quotes_are_the_models(quote: str) -> None:
+    explanations = " ".join(" ".join(t.explanation.split()) for t in TASKS)
+    assert quote in explanations, "no explanation says this any more"
+    assert EXPLANATION_CLAIMS[quote]()

@@ -1,0 +1,195 @@
+"""lab.guided.tasks: the conditions a prediction carries, and the outcome sentence of a run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lab.guided.tasks import (
+    TaskError,
+    check_condition,
+    check_report,
+    evaluate,
+    fill_report,
+    task_outcome,
+    task_params,
+)
+from lab.rpc import dispatch
+from lab.sim.params import ParamError
+
+RESULT = {
+    "params": {"group_size": 2},
+    "optimum": {"reward": 11.0},
+    "seeds": {
+        "count": 3,
+        "methods": {"learned": {"reached_optimum": 1}, "centralized": {"reached_optimum": 3}},
+        "rows": [
+            {"seed": 0, "settled_on": {"learned": ["stub + alone", "filter + alone"]}},
+            {"seed": 1, "settled_on": {"learned": ["core + delegate", "core + delegate"]}},
+            {"seed": 2, "settled_on": {"learned": ["stub + alone", "stub + alone"]}},
+        ],
+    },
+    "partners": {
+        "held_out": [
+            {"name": "Terse helper", "score": 1.0, "score_before_training": 1.0},
+            {"name": "Noisy helper", "score": -1.9994, "score_before_training": 0.2},
+        ]
+    },
+}
+
+SPEC = {
+    "id": "t",
+    "lab": "simulation",
+    "params": {},
+    "options": [
+        {
+            "text": "In most of them.",
+            "when": "seeds.methods.learned.reached_optimum > seeds.count / 2",
+        },
+        {
+            "text": "In *some*.",
+            "when": "0 < seeds.methods.learned.reached_optimum <= seeds.count / 2",
+        },
+        {"text": "In `none`.", "when": "seeds.methods.learned.reached_optimum == 0"},
+    ],
+    "report": "the learned agents reached {optimum.reward} in "
+    "{seeds.methods.learned.reached_optimum} of {seeds.count} seeds",
+}
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [
+        ("seeds.count", 3),
+        ("seeds.methods['learned'].reached_optimum", 1),
+        ("seeds.rows[-1].settled_on.learned[0]", "stub + alone"),
+        ("0 < seeds.methods.learned.reached_optimum <= seeds.count / 2", True),
+        ("not seeds.count == 3 or optimum.reward - 1 == 10", True),
+        ("count(r.settled_on.learned[-1] == 'stub + alone' for r in seeds.rows)", 1),
+        (
+            "distinct(r.settled_on.learned[0] for r in seeds.rows)",
+            ["core + delegate", "stub + alone"],
+        ),
+        (
+            "all(all(c in ['stub + alone', 'filter + alone'] for c in r.settled_on.learned) "
+            "for r in seeds.rows if r.seed != 1)",
+            True,
+        ),
+        ("[r.seed for r in seeds.rows if r.seed > 0]", [1, 2]),
+        ("named(partners.held_out, 'Noisy helper').score < 0", True),
+        ("round(-named(partners.held_out, 'Noisy helper').score * 2, 1)", 4.0),
+        ("max(len(seeds.rows), 7)", 7),
+    ],
+)
+def test_a_condition_reads_the_result_as_plain_data(expression: str, value: object) -> None:
+    assert evaluate(expression, RESULT) == value
+
+
+@pytest.mark.parametrize(
+    ("expression", "reason"),
+    [
+        ("", "empty"),
+        ("seeds.count >", "invalid syntax"),
+        ("__import__('os')", "__import__() is not allowed"),
+        ("open('x')", "open() is not allowed"),
+        ("seeds.rows.pop()", "is not allowed"),
+        ("(lambda: 1)()", "is not allowed"),
+        ("seeds.rows[0:2]", "Slices are not allowed"),
+        ("[x for x in seeds.rows for y in x]", "only one `for`"),
+        ("seeds.count if True else 0", "is not allowed"),
+        ("x := 1", "invalid syntax"),
+        ("sorted(seeds.rows, key=len)", "no keyword arguments"),
+    ],
+)
+def test_anything_outside_the_small_language_is_refused_before_it_runs(
+    expression: str, reason: str
+) -> None:
+    with pytest.raises(TaskError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        check_condition(expression)
+
+
+def test_a_missing_field_is_named() -> None:
+    with pytest.raises(TaskError, match=r"The result has no `seeds.method`"):
+        evaluate("seeds.method.learned", RESULT)
+    with pytest.raises(TaskError, match="Nothing named 'Nobody'"):
+        evaluate("named(partners.held_out, 'Nobody')", RESULT)
+    with pytest.raises(TaskError, match="could not be evaluated"):
+        evaluate("seeds.count / 0", RESULT)
+
+
+def test_a_report_needs_a_value_from_the_run_and_balanced_braces() -> None:
+    check_report("found {seeds.count}")
+    with pytest.raises(TaskError, match="must come from the run"):
+        check_report("the agents found it")
+    with pytest.raises(TaskError, match="unmatched"):
+        check_report("found {seeds.count} {")
+    with pytest.raises(TaskError, match="is not allowed"):
+        check_report("found {open('x')}")
+
+
+def test_a_report_shows_numbers_briefly_signs_as_minus_and_lists_as_alternatives() -> None:
+    assert fill_report("{optimum.reward}", RESULT) == "11"
+    assert fill_report("{named(partners.held_out, 'Noisy helper').score}", RESULT) == "\u22122"
+    assert fill_report("{2.754}, {0.5}, {-0.001}", RESULT) == "2.75, 0.5, 0"
+    assert (
+        fill_report("on {distinct(r.settled_on.learned[-1] for r in seeds.rows)}", RESULT)
+        == "on core + delegate, filter + alone or stub + alone"
+    )
+
+
+def test_the_outcome_says_the_prediction_holds_when_the_run_bears_it_out() -> None:
+    outcome = task_outcome(SPEC, 1, RESULT)
+    assert outcome == {
+        "text": "You predicted \u201cIn some\u201d \u2014 the learned agents reached 11 in 1 of 3 "
+        "seeds. Your prediction holds.",
+        "report": "the learned agents reached 11 in 1 of 3 seeds",
+        "matched": [1],
+        "right": True,
+    }
+
+
+def test_the_outcome_names_what_happened_when_the_prediction_was_wrong() -> None:
+    outcome = task_outcome(SPEC, 2, RESULT)
+    assert outcome["text"] == (
+        "You predicted \u201cIn none\u201d \u2014 the learned agents reached 11 in 1 of 3 seeds. "
+        "What happened is \u201cIn some\u201d."
+    )
+    assert not outcome["right"]
+
+
+def test_the_outcome_says_so_when_no_prediction_describes_the_run() -> None:
+    result = json.loads(json.dumps(RESULT))
+    result["seeds"]["methods"]["learned"]["reached_optimum"] = -1
+    outcome = task_outcome(SPEC, 0, result)
+    assert outcome["matched"] == []
+    assert outcome["text"].endswith("None of the predictions describes this run.")
+
+
+@pytest.mark.parametrize("choice", [-1, 3, True, "1", None])
+def test_a_prediction_must_be_one_of_the_options(choice: object) -> None:
+    with pytest.raises(TaskError, match="from 1 to 3"):
+        task_outcome(SPEC, choice, RESULT)  # type: ignore[arg-type]
+
+
+def test_task_params_are_the_labs_own_checked_parameters() -> None:
+    params = task_params("simulation", {"table": "penalty", "penalty_k": "-100", "seeds": 20})
+    assert params["penalty_k"] == -100.0 and params["seeds"] == 20 and params["turns"] == 1
+    assert task_params("language-models", {"compare_alone": "true"})["compare_alone"] is True
+    with pytest.raises(ParamError) as err:
+        task_params("simulation", {"seeds": 0})
+    assert "seeds" in err.value.fields
+    with pytest.raises(TaskError, match="Unknown lab"):
+        task_params("chess", {})
+
+
+def test_the_page_reaches_task_outcome_through_the_rpc_layer() -> None:
+    reply = json.loads(
+        dispatch("task_outcome", json.dumps({"task": SPEC, "choice": 0, "result": RESULT}))
+    )
+    assert reply["result"]["matched"] == [1]
+    assert reply["result"]["text"].endswith("What happened is \u201cIn some\u201d.")
+    refused = json.loads(
+        dispatch("task_outcome", json.dumps({"task": SPEC, "choice": 9, "result": RESULT}))
+    )
+    assert refused["error"]["kind"] == "TaskError"

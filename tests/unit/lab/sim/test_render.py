@@ -1,0 +1,146 @@
+"""lab.sim.render: transcript, summary and result tables, rendered once for build and worker."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from lab import rpc, run_experiment, validate_params
+from lab.sim.render import (
+    SLOTS,
+    STEP_LABELS,
+    format_reward,
+    method_labels,
+    render_episode,
+    render_output,
+    render_results,
+    render_summary,
+)
+from tests.unit.lesson_hooks.fences.test_simulation import parse_html
+
+PREFIX = "lab-simulation"
+
+
+@pytest.fixture(scope="module")
+def result() -> dict[str, Any]:
+    return run_experiment({"turns": 2, "updates": 30})
+
+
+def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(rpc.dispatch(name, json.dumps(args)))
+
+
+def test_every_slot_is_rendered(result: dict[str, Any]) -> None:
+    html = render_results(result, PREFIX)
+    assert list(html) == list(SLOTS)
+    assert html["output"] == ""  # the original code prints nothing
+
+
+def test_the_transcript_keeps_its_ids_and_the_exercises_labels(result: dict[str, Any]) -> None:
+    episode = parse_html(render_episode(result, PREFIX))
+    for turn in (1, 2):
+        for step in (
+            "helper-observation",
+            "helper-policy",
+            "helper-action",
+            "main-observation",
+            "joint-output",
+            "reward",
+            "transition",
+        ):
+            assert episode.all(id=f"{PREFIX}-t{turn}-{step}"), (turn, step)
+    assert set(STEP_LABELS) <= {dt.text for dt in episode.tags("dt")}
+    ids = [n.attrs["id"] for n in episode.iter() if "id" in n.attrs]
+    assert len(ids) == len(set(ids))
+
+
+def test_text_from_the_result_is_escaped(result: dict[str, Any]) -> None:
+    hostile = copy.deepcopy(result)
+    hostile["summary"] = ["<script>alert(1)</script> & more"]
+    hostile["episode"]["turns"][0]["agents"][0]["observation"]["text"] = "<img src=x onerror=1>"
+    hostile["partners"]["training"][0]["name"] = '"><b>bold</b>'
+    html = render_results(hostile, PREFIX)
+    joined = "".join(html.values())
+    assert "<script>" not in joined and "<img" not in joined and "<b>" not in joined
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in html["summary"]
+    assert "&lt;img src=x onerror=1&gt;" in html["episode"]
+
+
+def test_the_summary_is_the_models_sentences(result: dict[str, Any]) -> None:
+    one = parse_html(render_summary({**result, "summary": ["Only this."]}))
+    assert [p.text for p in one.tags("p")] == ["Only this."]
+    many = parse_html(render_summary({**result, "summary": ["First.", "Second."]}))
+    assert [li.text for li in many.tags("li")] == ["First.", "Second."]
+
+
+def test_a_result_without_a_summary_still_says_where_learning_settled(
+    result: dict[str, Any],
+) -> None:
+    bare = {k: v for k, v in result.items() if k != "summary"}
+    text = parse_html(render_summary(bare)).text
+    assert text.startswith(f"After {result['updates_done']} updates, learned collaboration ")
+    assert render_summary({}) == ""
+
+
+def test_tables_take_response_ids_and_method_names_from_the_result(
+    result: dict[str, Any],
+) -> None:
+    renamed = copy.deepcopy(result)
+    for role in ("helper", "main"):
+        for k, response in enumerate(renamed["responses"][role]):
+            response["id"] = f"{role}-{k}"
+    renamed["methods"] = [{"id": m, "label": f"Method {m}"} for m in method_labels(result)]
+    heatmaps = parse_html(render_results(renamed, PREFIX)["heatmaps"])
+    assert heatmaps.tags("caption")[0].text.startswith("Method prompted")
+    assert "helper-2" in heatmaps.text and "main-1" in heatmaps.text
+    curve = parse_html(render_results(renamed, PREFIX)["curve-table"])
+    assert [th.text for th in curve.tags("thead")[0].tags("th")][1:] == [
+        f"Method {m}" for m in method_labels(result)
+    ]
+
+
+def test_missing_parts_are_left_out_rather_than_failing() -> None:
+    html = render_results({}, PREFIX)
+    assert set(html) == set(SLOTS)
+    assert html["episode"] == html["heatmaps"] == html["partners"] == ""
+
+
+def test_printed_output_is_escaped_and_says_what_was_cut() -> None:
+    assert render_output(None) == render_output({"text": "", "omitted": 0}) == ""
+    html = render_output({"text": "<b>hi</b>\n", "omitted": 1234})
+    node = parse_html(html)
+    assert node.tags("pre")[0].text == "<b>hi</b>"
+    assert "1,234 more not shown" in node.tags("p")[0].text
+
+
+# ------------------------------------------------------------- through rpc
+
+
+def test_a_run_with_render_carries_the_same_html_the_build_makes() -> None:
+    params = {"updates": 20, "seed": 3}
+    reply = call("run_simulation", {"params": params, "render": PREFIX})
+    html = reply["result"].pop("html")
+    assert html == render_results(run_experiment(params), PREFIX)
+    # Without "render", the result is the model's alone (the contract other checks use).
+    assert "html" not in call("run_simulation", {"params": params})["result"]
+
+
+def test_check_params_returns_pythons_reasons_and_the_refused_cells() -> None:
+    table = [["11", "abc", "0"], ["-30", "7", "6"], ["0", "0", "2000"]]
+    reply = call(
+        "check_params", {"params": {"table": "custom", "custom_table": table, "updates": "0"}}
+    )["result"]
+    with pytest.raises(Exception) as refused:
+        validate_params({"table": "custom", "custom_table": table, "updates": "0"})
+    assert reply["errors"] == refused.value.fields  # type: ignore[attr-defined]
+    assert reply["cells"] == [[0, 1], [2, 2]]
+
+
+def test_check_params_returns_the_checked_values_and_the_tables_best_cell() -> None:
+    reply = call("check_params", {"params": {"updates": " 30 ", "table": "penalty"}})["result"]
+    assert reply["params"] == validate_params({"updates": 30, "table": "penalty"}).to_json()
+    assert reply["best"] == 10
+    assert format_reward(reply["best"]) == "10"

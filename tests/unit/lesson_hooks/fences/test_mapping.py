@@ -1,0 +1,434 @@
+"""Mapping exercises declared in Markdown: finding, validating and rendering them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import ClassVar
+
+import pytest
+
+from lesson_hooks.fences.mapping import (
+    SPEC_DIR,
+    ExerciseError,
+    check_unique,
+    find_fences,
+    parse_page,
+    render_exercise,
+    replace_fences,
+)
+from lesson_hooks.support.paths import ROOT
+
+LESSON = ROOT / "docs" / "lesson.md"
+PATH = "docs/page.md"
+MARK = "# <-"  # marks the line a validation error must point at
+
+VALID = """\
+id: tiny
+prompt: Match them.
+concepts:
+  - Observation
+  - Policy
+  - Action
+parts:
+  - text: The prompt
+    answer: Observation
+    explanation: A prompt is what the model sees.
+    feedback:
+      Policy: The prompt is not the model.
+  - text: The model
+    answer: Policy
+    explanation: The model is the policy.
+"""
+
+
+def page(body: str) -> str:
+    """A page with some prose, then the fence with ``body``, then more prose."""
+    return f"# Title\n\nSome text.\n\n```lab-mapping\n{body}```\n\nMore text.\n"
+
+
+def fence_line(markdown: str) -> int:
+    return markdown.split("\n").index("```lab-mapping") + 1
+
+
+def marked_line(markdown: str) -> int:
+    (line,) = [i for i, text in enumerate(markdown.split("\n"), 1) if MARK in text]
+    return line
+
+
+# ----------------------------------------------------------------- the lesson
+
+
+def test_the_lessons_exercise_parses() -> None:
+    text = LESSON.read_text(encoding="utf-8")
+    (exercise,) = parse_page(text, "docs/lesson.md")
+    assert exercise.id == "llm-collaboration"
+    assert exercise.line == fence_line(text)
+    assert exercise.prompt == (
+        "Drag each part of an LLM collaboration system onto the MARL concept it corresponds to."
+    )
+    assert exercise.concepts == (
+        "Observation",
+        "Policy",
+        "Action",
+        "Reward",
+        "Environment transition",
+    )
+    assert [part.text for part in exercise.parts] == [
+        "The prompt and local history given to one model",
+        "The language model that turns that input into a response",
+        "The response that model generates",
+        "The score the finished joint output receives",
+        "The updated user or system state after the responses land",
+    ]
+    assert [part.answer for part in exercise.parts] == list(exercise.concepts)
+    assert all(part.explanation for part in exercise.parts)
+    action = exercise.parts[2]
+    assert "not a token" in action.explanation
+    assert "Action" in exercise.parts[1].feedback  # the model is the policy, not the action
+
+
+def test_spec_is_json_with_a_content_version() -> None:
+    (exercise,) = parse_page(page(VALID), PATH)
+    spec = exercise.spec
+    assert list(spec) == ["id", "version", "prompt", "concepts", "parts"]
+    assert re.fullmatch(r"[0-9a-f]{12}", spec["version"])
+    assert spec["parts"][0] == {
+        "n": 1,
+        "text": "The prompt",
+        "answer": "Observation",
+        "explanation": "A prompt is what the model sees.",
+        "feedback": {"Policy": "The prompt is not the model."},
+    }
+    assert spec["parts"][1]["feedback"] == {}
+    assert exercise.spec_path == f"{SPEC_DIR}/tiny.json"
+    # Same content, same version, wherever it sits; any edit, a new version.
+    (moved,) = parse_page("\n\n\n" + page(VALID), "docs/other.md")
+    assert moved.spec["version"] == spec["version"]
+    (edited,) = parse_page(page(VALID.replace("the policy.", "the policy!")), PATH)
+    assert edited.spec["version"] != spec["version"]
+
+
+def test_multiline_yaml_text_is_folded() -> None:
+    body = VALID.replace(
+        "explanation: The model is the policy.",
+        "explanation: >-\n      The model is\n      the policy.",
+    )
+    (exercise,) = parse_page(page(body), PATH)
+    assert exercise.parts[1].explanation == "The model is the policy."
+
+
+# ----------------------------------------------------------------- fences
+
+
+def test_only_three_backtick_fences_at_the_start_of_a_line() -> None:
+    markdown = (
+        "````markdown\n```lab-mapping\nid: shown-as-an-example\n```\n````\n\n"
+        "~~~\n```lab-mapping\n~~~\n\n"
+        "````lab-mapping\nid: four-backticks\n````\n\n"
+        "    ```lab-mapping\n    id: indented\n    ```\n\n"
+        "```python\nprint('```lab-mapping')\n```\n\n"
+        f"```lab-mapping\n{VALID}```\n"
+    )
+    fences = find_fences(markdown, PATH)
+    assert len(fences) == 1
+    assert fences[0].line == markdown.split("\n").index("id: tiny")
+    assert fences[0].body.startswith("id: tiny\n")
+
+
+def test_replace_fences_swaps_only_the_fence() -> None:
+    markdown = page(VALID)
+    out = replace_fences(markdown, PATH, ["<div>LAB</div>"])
+    assert out == "# Title\n\nSome text.\n\n\n<div>LAB</div>\n\n\nMore text.\n"
+
+
+# ------------------------------------------------------------- validation
+
+
+ERRORS = {
+    "no id": (VALID.replace("id: tiny\n", ""), "the exercise has no `id`."),
+    "id not a slug": (
+        VALID.replace("id: tiny", f"id: Tiny Lab  {MARK}"),
+        "`id` 'Tiny Lab' must be lowercase letters, digits and single hyphens",
+    ),
+    "no prompt": (VALID.replace("prompt: Match them.\n", ""), "the exercise has no `prompt`."),
+    "empty prompt": (
+        VALID.replace("prompt: Match them.", f"prompt:  {MARK}"),
+        "`prompt` is empty.",
+    ),
+    "unknown key": (
+        VALID.replace("prompt:", f"promt:  {MARK}\nprompt:", 1),
+        "unknown key 'promt' in the exercise (expected `id`, `prompt`, `concepts`, `parts`, "
+        "`complete_feedback`). Did you mean `prompt`?",
+    ),
+    "key twice": (VALID + f"id: again  {MARK}\n", "`id` appears twice in the exercise."),
+    "one concept": (
+        VALID.replace("concepts:\n", f"concepts:  {MARK}\n", 1)
+        .replace("  - Policy\n", "", 1)
+        .replace("  - Action\n", "", 1),
+        "`concepts` needs at least 2 concepts.",
+    ),
+    "concept twice": (
+        VALID.replace("  - Action\n", f"  - Action\n  - Policy  {MARK}\n", 1),
+        "concept 'Policy' is listed twice (also on line",
+    ),
+    "concept not text": (
+        VALID.replace("  - Action\n", f"  - {{name: Action}}  {MARK}\n", 1),
+        "a concept must be text.",
+    ),
+    "no parts": (VALID.split("parts:")[0] + f"parts: []  {MARK}\n", "`parts` needs at least one"),
+    "part without text": (
+        VALID.replace("  - text: The model\n    answer: Policy", f"  - answer: Policy  {MARK}"),
+        "part 2 has no `text`.",
+    ),
+    "answer not a concept": (
+        VALID.replace("answer: Policy", f"answer: Polcy  {MARK}"),
+        "the answer of part 2, 'Polcy', is not one of the concepts (Observation, Policy, Action).",
+    ),
+    "answer used twice": (
+        VALID.replace("answer: Policy", f"answer: Observation  {MARK}"),
+        "part 2 has the same answer as part 1 ('Observation')",
+    ),
+    "part without explanation": (
+        VALID.replace("  - text: The model", f"  - text: The model  {MARK}").replace(
+            "    explanation: The model is the policy.\n", ""
+        ),
+        "part 2 has no `explanation`.",
+    ),
+    "empty explanation": (
+        VALID.replace("explanation: The model is the policy.", f'explanation: ""  {MARK}'),
+        "the `explanation` of part 2 is empty.",
+    ),
+    "unknown part key": (
+        VALID.replace("    answer: Policy", f"    hint: Think.  {MARK}\n    answer: Policy"),
+        "unknown key 'hint' in part 2 (expected `text`, `answer`, `explanation`, `feedback`).",
+    ),
+    "feedback for a non-concept": (
+        VALID.replace("      Policy: The prompt", f"      Token: No.  {MARK}\n      Policy: The"),
+        "the `feedback` of part 1 names 'Token', which is not one of the concepts",
+    ),
+    "feedback for the answer": (
+        VALID.replace(
+            "      Policy: The prompt", f"      Observation: Yes.  {MARK}\n      Policy:"
+        ),
+        "the `feedback` of part 1 names its answer 'Observation'",
+    ),
+    "empty feedback": (
+        VALID.replace("      Policy: The prompt is not the model.", f"      Policy:  {MARK}"),
+        "the feedback for 'Policy' in part 1 is empty.",
+    ),
+    "feedback not a mapping": (
+        VALID.replace(
+            "    feedback:\n      Policy: The prompt is not the model.",
+            f"    feedback: Nope  {MARK}",
+        ),
+        "the `feedback` of part 1 must map concepts to messages.",
+    ),
+    "complete feedback missing a pair": (
+        VALID.replace(
+            "prompt: Match them.", "prompt: Match them.\ncomplete_feedback: true"
+        ).replace("  - text: The prompt", f"  - text: The prompt  {MARK}"),
+        "part 1 has no `feedback` for 'Action'; with `complete_feedback: true` every wrong "
+        "concept needs its own line.",
+    ),
+    "complete feedback not a flag": (
+        VALID.replace(
+            "prompt: Match them.", f"prompt: Match them.\ncomplete_feedback: yes  {MARK}"
+        ),
+        "`complete_feedback` must be true or false.",
+    ),
+    "invalid yaml": (
+        VALID.replace("  - text: The model", f"  - text: The model: a  {MARK}"),
+        "invalid YAML: mapping values are not allowed here.",
+    ),
+    "not a mapping": (f"- just a list  {MARK}\n", "an exercise is a mapping with keys"),
+    "empty": ("", "the exercise is empty."),
+}
+
+
+@pytest.mark.parametrize(("body", "problem"), ERRORS.values(), ids=ERRORS.keys())
+def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> None:
+    markdown = page(body)
+    line = marked_line(markdown) if MARK in markdown else fence_line(markdown)
+    with pytest.raises(ExerciseError) as caught:
+        parse_page(markdown, PATH)
+    message = str(caught.value)
+    assert message.startswith(f"{PATH}:{line}: "), message
+    assert problem in message
+
+
+def test_complete_feedback_passes_when_every_pair_has_a_line() -> None:
+    body = (
+        VALID.replace("prompt: Match them.", "prompt: Match them.\ncomplete_feedback: true")
+        .replace(
+            "      Policy: The prompt is not the model.",
+            "      Policy: The prompt is not the model.\n      Action: The prompt is not produced.",
+        )
+        .replace(
+            "    explanation: The model is the policy.\n",
+            "    explanation: The model is the policy.\n    feedback:\n"
+            "      Observation: The model is not its input.\n"
+            "      Action: The model is not its output.\n",
+        )
+    )
+    (exercise,) = parse_page(page(body), PATH)
+    assert [len(part.feedback) for part in exercise.parts] == [2, 2]
+
+
+def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
+    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+    pairs = {
+        (part.n, concept)
+        for part in exercise.parts
+        for concept in exercise.concepts
+        if concept != part.answer
+    }
+    assert len(pairs) == 20
+    assert {(part.n, concept) for part in exercise.parts for concept in part.feedback} == pairs
+    # Three lines an outside review found false as written (issue 10).
+    messages = " ".join(m for part in exercise.parts for m in part.feedback.values())
+    for wrong in (
+        "does not receive the input",
+        "No model produces the score",
+        "does not move the system to a new state",
+    ):
+        assert wrong not in messages
+
+
+def test_unclosed_fence() -> None:
+    markdown = "# Title\n\n```lab-mapping\n" + VALID
+    with pytest.raises(ExerciseError, match=r"^docs/page\.md:3: the ```lab-mapping fence is never"):
+        find_fences(markdown, PATH)
+
+
+def test_ids_are_unique_across_the_site() -> None:
+    first = parse_page(page(VALID), "docs/a.md")
+    second_page = "Intro.\n\n" + page(VALID)
+    second = parse_page(second_page, "docs/b.md")
+    with pytest.raises(ExerciseError) as caught:
+        check_unique(first + second)
+    assert str(caught.value) == (
+        f"docs/b.md:{fence_line(second_page)}: exercise id 'tiny' is already used at "
+        f"docs/a.md:{fence_line(page(VALID))}."
+    )
+
+
+# ------------------------------------------------------------- rendering
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str | None]
+    children: list[Node | str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, predicate) -> list[Node]:
+        found = [self] if predicate(self) else []
+        for child in self.children:
+            if isinstance(child, Node):
+                found += child.find_all(predicate)
+        return found
+
+    def find(self, predicate) -> Node:
+        (node,) = self.find_all(predicate)
+        return node
+
+
+class _TreeBuilder(HTMLParser):
+    VOID: ClassVar[set[str]] = {"br", "img", "input", "hr", "meta", "link"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Node("#root", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, dict(attrs))
+        self.stack[-1].children.append(node)
+        if tag not in self.VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse_html(markup: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(markup)
+    builder.close()
+    assert builder.stack == [builder.root], "unclosed elements"
+    return builder.root
+
+
+def has(attr: str, value: str | None = None):
+    return lambda node: attr in node.attrs and (value is None or node.attrs[attr] == value)
+
+
+def test_rendering_reads_as_the_exercise_without_javascript() -> None:
+    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+    url = "../assets/lab/exercises/llm-collaboration.json"
+    markup = render_exercise(exercise, url)
+    assert "\n\n" not in markup  # one raw HTML block for Python-Markdown
+    tree = parse_html(markup)
+
+    lab = tree.find(has("data-lab", "mapping"))
+    assert lab.attrs["data-lab-id"] == "llm-collaboration"
+    assert lab.attrs["data-lab-spec"] == url
+    assert lab.attrs["data-lab-version"] == exercise.spec["version"]
+
+    prompt = lab.find(lambda n: n.tag == "p" and "lab-mapping__prompt" in n.attrs["class"])
+    assert prompt.text() == exercise.prompt
+
+    concepts = lab.find(has("data-lab-concepts"))
+    assert concepts.tag == "ul"
+    items = [c for c in concepts.children if isinstance(c, Node)]
+    assert [item.text() for item in items] == list(exercise.concepts)
+    assert [item.attrs["data-lab-concept"] for item in items] == list(exercise.concepts)
+
+    parts = lab.find(has("data-lab-parts"))
+    assert parts.tag == "ol"
+    items = [c for c in parts.children if isinstance(c, Node)]
+    assert [item.attrs["data-lab-part"] for item in items] == ["1", "2", "3", "4", "5"]
+    assert [item.text() for item in items] == [part.text for part in exercise.parts]
+
+    buttons = lab.find_all(lambda n: n.tag == "button")
+    assert [(b.text(), b.attrs["data-lab-action"]) for b in buttons] == [
+        ("Check", "check"),
+        ("Clear", "clear"),
+    ]
+    assert all("hidden" in b.attrs and b.attrs["type"] == "button" for b in buttons)
+    assert "hidden" in lab.find(has("data-lab-controls")).attrs
+
+    status = lab.find(has("data-lab-status"))
+    assert status.attrs["role"] == "status"
+    assert status.text() == ""
+    assert lab.find(has("data-lab-announcer")).attrs["aria-live"] == "polite"
+
+    answers = lab.find(has("data-lab-answers"))
+    assert answers.tag == "details"
+    assert "open" not in answers.attrs
+    assert answers.find(lambda n: n.tag == "summary").text() == "Answers and explanations"
+    entries = answers.find(lambda n: n.tag == "ol").find_all(lambda n: n.tag == "li")
+    for entry, part in zip(entries, exercise.parts, strict=True):
+        assert entry.text() == f"{part.text}: {part.answer}. {part.explanation}"
+
+    ids = [n.attrs["id"] for n in tree.find_all(has("id"))]
+    assert len(ids) == len(set(ids))
+
+
+def test_rendering_escapes_text() -> None:
+    body = VALID.replace("prompt: Match them.", "prompt: 'Match <b>these</b> & \"those\"'")
+    (exercise,) = parse_page(page(body), PATH)
+    markup = render_exercise(exercise, 'x".json')
+    assert "<b>" not in markup
+    lab = parse_html(markup).find(has("data-lab", "mapping"))
+    assert lab.attrs["data-lab-spec"] == 'x".json'
+    assert 'Match <b>these</b> & "those"' in lab.text()
