@@ -7,7 +7,7 @@ from lab.core.html import Markup, attrs, el, escape, join, trusted, void
 
 def test_text_children_and_attribute_values_are_escaped() -> None:
     out = el("td", {"data-x": 'a"b'}, "<0.001", 3, None, class_="n")
-    assert out == '<td data-x="a&quot;b" class="n">&lt;0.001 3</td>'
+    assert out == '<td data-x="a&quot;b" class="n">&lt;0.0013</td>'
     assert isinstance(out, Markup)
 
 
