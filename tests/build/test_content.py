@@ -69,6 +69,9 @@ REFERENCES = {
     "zhou-2023": {"arXiv:2310.11667": "https://arxiv.org/abs/2310.11667"},
     # Cited by the simulation lab, after the lesson's own; no stable link is known.
     "claus-1998": {},
+    # Cited by the glossary (relative overgeneralization; GRPO).
+    "panait-2003": {},
+    "shao-2024": {"arXiv:2402.03300": "https://arxiv.org/abs/2402.03300"},
 }
 
 # The "Current version" line where a work has been published since the lesson cited it

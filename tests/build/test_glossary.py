@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from lab.sim.task import CLIMBING
 from tests.build.test_content import article, normalise
 from tests.conftest import ROOT, BuiltSite
 
@@ -51,3 +52,22 @@ def test_the_lesson_shows_definitions_on_its_terms(site: BuiltSite) -> None:
     titled = {normalise(a.text()): a.attrs.get("title") for a in lesson.find_all("abbr")}
     for term in ("MARL", "Dec-POMDP", "joint action", "shared reward", "verifier"):
         assert titled.get(term) == abbreviations()[term], term
+
+
+def test_relative_overgeneralization_is_defined_as_the_literature_does(site: BuiltSite) -> None:
+    """An agent's part of the optimum against a safe action, averaged over the partner (Panait)."""
+    short = abbreviations()["relative overgeneralization"]
+    for words in ("part of the optimal joint action", "averaged over its partner", "safe action"):
+        assert words in short, words
+    glossary = normalise(article(site, "glossary").text())
+    # The worked numbers: the climbing game's rows, averaged over a uniform partner.
+    optimal_row = next(row for row in CLIMBING if max(row) == max(map(max, CLIMBING)))
+    safe_row = max(CLIMBING, key=lambda row: sum(row))
+    for row in (optimal_row, safe_row):
+        assert f"{sum(row) / len(row):.1f}".replace("-", "\N{MINUS SIGN}") in glossary
+
+
+def test_grpo_names_what_magrpo_leaves_out() -> None:
+    grpo = abbreviations()["GRPO"]
+    for words in ("standard deviation", "clipped", "KL"):
+        assert words in grpo, words
