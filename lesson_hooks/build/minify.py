@@ -135,12 +135,24 @@ def _prune(cache_dir: Path) -> None:
         old.with_suffix(".map").unlink(missing_ok=True)
 
 
-def on_files(files: Files, config: MkDocsConfig) -> Files:
-    chosen = [
+def ours(files: Files, config: MkDocsConfig) -> list[File]:
+    """The site's own scripts and stylesheets: from ``docs/``, never the theme's.
+
+    Material's stylesheets share ``assets/stylesheets/`` with ours; they ship
+    minified with source maps of their own, which a second pass would replace.
+    """
+    docs = Path(config.docs_dir).resolve()
+    return [
         f
         for f in files.media_files()
-        if f.abs_src_path and any(fnmatch(f.src_uri, pattern) for pattern in MINIFIED)
+        if f.abs_src_path
+        and Path(f.abs_src_path).resolve().is_relative_to(docs)
+        and any(fnmatch(f.src_uri, pattern) for pattern in MINIFIED)
     ]
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    chosen = ours(files, config)
     results = minify({f.src_uri: Path(f.abs_src_path).read_bytes() for f in chosen})
     for f in chosen:
         files.remove(f)

@@ -51,3 +51,20 @@ def test_a_warm_build_reuses_the_cache_and_an_edit_runs_again(tmp_path: Path) ->
 def test_a_syntax_error_fails_the_build_naming_the_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match=r"assets/lab/broken\.js:2:"):
         minify.minify({"assets/lab/broken.js": b"const a = 1;\nconst = ;\n"}, tmp_path)
+
+
+def test_only_the_sites_own_files_are_minified_never_the_themes() -> None:
+    """Material's own minified stylesheets (and their source maps) ship as Material made them."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    from lesson_hooks.support.paths import ROOT
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    files = get_files(config)
+    files.add_files_from_theme(config.theme.get_env(), config)
+    chosen = {f.src_uri for f in minify.ours(files, config)}
+    assert "assets/lab/labs.js" in chosen and "assets/stylesheets/lesson.css" in chosen
+    theme = {f.src_uri for f in files.media_files() if f.src_uri.endswith(".min.css")}
+    assert theme, "Material's stylesheets are among the site's files"
+    assert not chosen & theme
