@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from lab import prompted_prior, run_experiment
-from lab.sim.task import CLIMBING, Observation, penalty_table
+from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
 from lesson_hooks.support.paths import ROOT
 
 PAGE = ROOT / "docs" / "simulation.md"
@@ -61,6 +61,10 @@ def partners(**params: Any) -> list[dict[str, dict[str, Any]]]:
 
 
 _partners = cache(partners)
+
+
+def _noisy() -> Partner:
+    return next(p for p in DEFAULT_HELD_OUT_PARTNERS if p.name == "Noisy helper")
 
 
 @dataclass(frozen=True)
@@ -131,11 +135,42 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "scores exactly what it scored before training",
-        lambda: all(
-            s["Terse helper"]["score"] == pytest.approx(s["Terse helper"]["score_before_training"])
-            for s in _partners()
+        "With one turn the ego reads nothing it learned from, and scores exactly what it scored "
+        "before training; with two, the verifier's feedback on the first program is text it did "
+        "learn from, and its score moves.",
+        lambda: (
+            all(
+                s["Terse helper"]["score"]
+                == pytest.approx(s["Terse helper"]["score_before_training"])
+                for s in _partners()
+            )
+            and all(
+                s["Terse helper"]["score"]
+                != pytest.approx(s["Terse helper"]["score_before_training"])
+                for s in _partners(turns=2)
+            )
         ),
+    ),
+    Claim(
+        "sits next to a −30, where it meets the other agent's *other* commitment",
+        lambda: (
+            CLIMBING[0][1] == CLIMBING[1][0] == -30 and CLIMBING[0][0] == max(map(max, CLIMBING))
+        ),
+    ),
+    Claim(
+        "a quarter of the time `aux` only filters, and delegating to a filter scores −30 (a "
+        "quarter of the time `aux` is a stub, which scores 0)",
+        lambda: (
+            _noisy().probabilities == (0.5, 0.25, 0.25)
+            and CLIMBING[1][0] == -30
+            and CLIMBING[2][0] == 0
+            # ... which is where the noisy helper's expected score of a delegating ego comes from.
+            and math.fsum(p * CLIMBING[i][0] for i, p in enumerate(_noisy().probabilities)) == -2
+        ),
+    ),
+    Claim(
+        "A commitment beside a safe response, `core` + `alone` or `stub` + `delegate`, scores 0.",
+        lambda: CLIMBING[0][2] == CLIMBING[2][0] == 0,
     ),
     Claim(
         "the ego scores below what it scored before training, while the best reply, "
