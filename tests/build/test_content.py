@@ -99,7 +99,7 @@ BIBTEX_TYPES = {"he-2024": "@article{", "zhou-2023": "@inproceedings{"}
 
 INLINE_MENTIONS = [
     ("Liu and colleagues", "liu-2026", 2),
-    ("MAPoRL", "park-2025", 2),
+    ("MAPoRL", "park-2025", 3),  # the lesson's two, and an editor's note on transfer
     ("Agentopia", "wang-2026", 1),
     ("He et al., 2024", "he-2024", 1),
     ("SOTOPIA", "zhou-2023", 1),
@@ -490,3 +490,22 @@ def test_editors_notes_are_marked_as_ours_where_the_lesson_points_off_site(
         assert any(f'"{pointer}"' in text for text in texts), pointer
     next_section = next(n for n in notes if "The Toy as a Dec-POMDP" in n.text())
     assert {a.attrs.get("href") for a in next_section.find_all("a")} == {"../simulation/#dec-pomdp"}
+
+
+def test_editors_notes_qualify_the_sentences_the_literature_qualifies(site: BuiltSite) -> None:
+    """The author's sentences stay as written; where the literature qualifies one, a note."""
+    notes = {
+        page: [
+            p.text() for p in article(site, page).find_all("p") if "lesson-editor-note" in p.classes
+        ]
+        for page in ("lesson", "summary")
+    }
+    for page, words in (
+        ("summary", "several models on one task are not enough by themselves"),
+        ("summary", "the unit of reward and credit"),
+        ("lesson", "MAPoRL's verifier scores the discussion as well as the final answer"),
+        ("lesson", "some of the cited work does report transfer"),
+    ):
+        assert any(text.startswith("Editor's note:") and words in text for text in notes[page]), (
+            words
+        )
