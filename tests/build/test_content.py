@@ -513,3 +513,22 @@ def test_editors_notes_qualify_the_sentences_the_literature_qualifies(site: Buil
         assert any(text.startswith("Editor's note:") and words in text for text in notes[page]), (
             words
         )
+
+
+def test_the_worked_example_defines_its_words_before_the_episode(site: BuiltSite) -> None:
+    """Every term the episode's settings line uses is explained above it, with its numbers."""
+    lesson = article(site, "lesson")
+    text = lesson.text()
+    reading = text.index("Reading the episode")
+    episode = text.index("Recorded from the learned agents after training")
+    assert reading < episode
+    glossary = text[reading:episode]
+    for term in ("climbing game", "group", "advantage", "Seed", "softmax", "Episode reward"):
+        assert term in glossary, term
+    settings = re.search(r"updates: (\d+); group size: (\d+)", text[episode:])
+    assert settings, "the episode's settings line"
+    assert f"one *update* {settings[1]} times".replace("*", "") in glossary
+    assert f"a *group* of {settings[2]} joint responses".replace("*", "") in glossary
+    # The quiz asks about MAGRPO's advantage; the page defines it before the quiz.
+    assert "return minus the mean return of its group" in glossary
+    assert text.index("Check Your Understanding") > episode
