@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from lab.core.advantages import group_advantages
 from lab.lm.corpus import CORPUS
 from lab.lm.params import LMParams, validate_lm_params
 
@@ -41,7 +42,6 @@ __all__ = [
     "TEST_INPUTS",
     "VOCAB",
     "TokenLM",
-    "advantages",
     "code_text",
     "describe_models",
     "expected_reward",
@@ -681,33 +681,6 @@ def expected_reward(
 # ------------------------------------------------------------------- MAGRPO
 
 
-# --8<-- [start:advantages]
-def advantages(rewards: Sequence[float], baseline: str = "mean") -> list[float]:
-    """Each joint response's advantage against its group (one number per response).
-
-    ``mean``: R - group mean (MAGRPO); ``normalized``: that divided by the group's
-    standard deviation; ``leave_one_out``: R - the mean of the *other* responses;
-    ``max``: R - the group's best reward.
-    """
-    n = len(rewards)
-    mean = math.fsum(rewards) / n
-    if baseline == "max":
-        best = max(rewards)
-        return [r - best for r in rewards]
-    if baseline == "leave_one_out":
-        return [(r - mean) * n / (n - 1) for r in rewards]
-    centred = [r - mean for r in rewards]
-    if baseline == "normalized":
-        std = math.sqrt(math.fsum(c * c for c in centred) / n)
-        if std <= 1e-9:
-            return [0.0] * n
-        return [c / std for c in centred]
-    return centred
-
-
-# --8<-- [end:advantages]
-
-
 @dataclass  # not frozen: a frozen one's __init__ is several times slower (~10,000 a run)
 class Sample:
     helper: Tokens
@@ -781,7 +754,7 @@ def _update(
 ) -> tuple[list[Sample], list[float]]:
     """One MAGRPO update; returns the group and its advantages."""
     group = _sample_group(helper, main, params, rng, communication)
-    adv = advantages([s.reward for s in group], params.baseline)
+    adv = group_advantages([s.reward for s in group], params.baseline)
     if HELPER in learners:
         _policy_step(helper, [(HELPER, s.helper) for s in group], adv, params.learning_rate)
     if MAIN in learners:

@@ -15,13 +15,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from lab.core.advantages import BASELINES
 from lab.sim.params import ParamError
 
 __all__ = ["BASELINES", "LM_PARAM_SPEC", "LMParams", "lm_param_spec", "validate_lm_params"]
 
 MAX_SEED = 2**32 - 1
-#: How an episode's advantage is made from its group's rewards (see lab.lm.advantages).
-BASELINES = ("mean", "normalized", "leave_one_out", "max")
 
 #: Labels, defaults and limits of every field, for the page's form and for the messages.
 LM_PARAM_SPEC: dict[str, dict[str, Any]] = {

@@ -17,14 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from lab.core.advantages import BASELINES
 from lab.core.errors import LabError
 from lab.sim.task import CLIMBING, Table, penalty_table
 
 __all__ = ["BASELINES", "PARAM_SPEC", "ParamError", "SimParams", "param_spec", "validate_params"]
 
 TABLE_NAMES = ("climbing", "penalty", "custom")
-#: The group baselines the learned update can subtract (lab.sim.experiment.group_advantages).
-BASELINES = ("mean", "normalized", "leave_one_out", "max")
 CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
 
