@@ -2,7 +2,7 @@
 
 The simulation credits a group of joint responses at one joint history
 (:func:`lab.sim.experiment._grow`); the language-model lab a group of joint
-programs from the same prompts (:func:`lab.lm.training.update`). Both take
+programs from the same prompts (:func:`lab.lm.training.magrpo_update`). Both take
 their baseline from a setting whose choices are :data:`BASELINES`.
 """
 

@@ -9,27 +9,21 @@ import random
 import pytest
 
 from lab import rpc
-from lab.lm.model import (
-    CALL,
+from lab.lm.expected import expected_reward
+from lab.lm.interpreter import CALL, INLINE, TEST_INPUTS, parse, verify, viable
+from lab.lm.model import run_language_models, step_language_models
+from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
+from lab.lm.tokens import (
     HELPER,
-    INLINE,
     MAIN,
     MAX_TOKENS,
-    TEST_INPUTS,
     VOCAB,
     TokenLM,
     code_text,
     corpus_examples,
-    expected_reward,
     main_prompt,
-    parse,
-    run_language_models,
-    step_language_models,
     tokenize,
-    verify,
-    viable,
 )
-from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
 
 QUICK = {"updates": 20, "compare_alone": False}
 
