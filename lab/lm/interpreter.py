@@ -9,7 +9,7 @@ or raise). :func:`reward` turns a verdict into the one shared reward.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,17 +121,17 @@ class _Parser:
         return ("tuple", tuple(items))
 
     def expr(self) -> Any:
-        node = self.term()
-        while self.peek() == "+":
-            self.take("+")
-            node = ("+", node, self.term())
-        return node
+        return self.operations("+", self.term)
 
     def term(self) -> Any:
-        node = self.factor()
-        while self.peek() == "*":
-            self.take("*")
-            node = ("*", node, self.factor())
+        return self.operations("*", self.factor)
+
+    def operations(self, op: str, operand: Callable[[], Any]) -> Any:
+        """``operand op operand op ...``, grouped from the left: one level of precedence."""
+        node = operand()
+        while self.peek() == op:
+            self.take(op)
+            node = (op, node, operand())
         return node
 
     def factor(self) -> Any:

@@ -286,11 +286,6 @@ LANGUAGE_MODELS = [
         {"updates": "many"},
         {"updates": 'Updates must be a whole number from 1 to 1000; got "many".'},
     ),
-    ({"seed": -1}, {"seed": "Seed must be a whole number from 0 to 4294967295; got -1."}),
-    (
-        {"seed": 4294967296},
-        {"seed": "Seed must be a whole number from 0 to 4294967295; got 4294967296."},
-    ),
     ({"seeds": 0}, {"seeds": "Seeds must be a whole number from 1 to 100; got 0."}),
     ({"seeds": 101}, {"seeds": "Seeds must be a whole number from 1 to 100; got 101."}),
     (
