@@ -1,4 +1,11 @@
-"""What every lab kind shares: its errors, the wording of lists, and the reader's-code isolation."""
+"""What every lab kind shares.
+
+``errors`` (the reader's errors), ``params`` (the one settings validator,
+driven by a lab's spec), ``advantages`` (the one group advantage of MAGRPO's
+update), ``html`` (the one HTML builder), ``text`` (the wording of lists),
+``isolation`` (undoing what the reader's code changed), ``rpc`` (the calls'
+types).
+"""
 
 from lab.core.errors import LabError
 from lab.core.isolation import checkpoint

@@ -11,17 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from lab.core.text import number_list
+from lab.graded.score import scored
 
 __all__ = ["check_mapping"]
-
-
-def _summary(score: int, total: int, missing: list[int]) -> str:
-    text = f"{score} of {total} correct."
-    if len(missing) == 1:
-        text += f" Part {missing[0]} is still empty."
-    elif missing:
-        text += f" {len(missing)} parts are still empty: {number_list(missing)}."
-    return text
 
 
 def _normalise(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[int, str]:
@@ -79,12 +71,4 @@ def check_mapping(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dic
                 feedback.get(concept) or f"{concept} does not fit this part. Try another concept."
             )
         results.append({"n": n, "placed": concept, "correct": correct, "message": message})
-    score = sum(1 for result in results if result["correct"])
-    missing = [result["n"] for result in results if result["correct"] is None]
-    return {
-        "parts": results,
-        "score": score,
-        "total": len(results),
-        "missing": missing,
-        "summary": _summary(score, len(results), missing),
-    }
+    return scored(results, items="parts", left="missing", noun="part", state="still empty")

@@ -13,17 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from lab.core.text import number_list
+from lab.graded.score import scored
 
 __all__ = ["check_quiz"]
-
-
-def _summary(score: int, total: int, unanswered: list[int]) -> str:
-    text = f"{score} of {total} correct."
-    if len(unanswered) == 1:
-        text += f" Question {unanswered[0]} is unanswered."
-    elif unanswered:
-        text += f" {len(unanswered)} questions are unanswered: {number_list(unanswered)}."
-    return text
 
 
 def _chosen(spec: Mapping[str, Any], answers: Mapping[Any, Any]) -> dict[int, set[int]]:
@@ -90,12 +82,6 @@ def check_quiz(spec: Mapping[str, Any], answers: Mapping[Any, Any]) -> dict[str,
         results.append(
             {"n": n, "chosen": picked, "correct": correct, "message": message, "options": feedback}
         )
-    score = sum(1 for result in results if result["correct"])
-    unanswered = [result["n"] for result in results if result["correct"] is None]
-    return {
-        "questions": results,
-        "score": score,
-        "total": len(results),
-        "unanswered": unanswered,
-        "summary": _summary(score, len(results), unanswered),
-    }
+    return scored(
+        results, items="questions", left="unanswered", noun="question", state="unanswered"
+    )

@@ -1,14 +1,17 @@
 """The language-model lab's results as HTML, for the build and for the worker alike.
 
-Everything here escapes what it shows. Element ids start with the lab's
-``prefix`` (``lab-<id>``) so a page can hold several labs.
+All markup is made by :mod:`lab.core.html`, so whatever a result holds (code,
+tokens, numbers such as ``<0.001``) reaches the page as text. Element ids start
+with the lab's ``prefix`` (``lab-<id>``) so a page can hold several labs.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
+
+from lab.core.html import Markup, el, join, trusted
 
 __all__ = ["render_models", "render_seeds", "render_step"]
 
@@ -22,11 +25,22 @@ METHOD_TEXT = {
     "trained_alone": "Trained alone, then paired",
     "communication": "Main reads the helper's code",
 }
+# The tables' signs and the caption's formula, as the page has always written them.
+MINUS, TIMES = trusted("&minus;"), trusted("&times;")
 
 
-def _num(x: float, digits: int = 2) -> str:
+def _prose(text: str) -> Markup:
+    """One of this module's own sentences: escaped, with its apostrophes as typed.
+
+    The page has always carried them so (an escaped apostrophe is ``&#x27;``);
+    an apostrophe is safe in text and in a double-quoted attribute.
+    """
+    return trusted(html.escape(text, quote=False).replace('"', "&quot;"))
+
+
+def _num(x: float, digits: int = 2) -> Markup:
     text = f"{x:+.{digits}f}" if digits and x != 0 else f"{x:.{digits}f}"
-    return text.replace("-", "&minus;")
+    return join(text.split("-"), MINUS)
 
 
 def _p(x: float) -> str:
@@ -35,8 +49,8 @@ def _p(x: float) -> str:
     return f"{x:.3f}"
 
 
-def _code(text: str) -> str:
-    return f"<code>{escape(text)}</code>" if text else "<em>(nothing)</em>"
+def _code(text: str) -> Markup:
+    return el("code", None, text) if text else el("em", None, "(nothing)")
 
 
 def _strength(a: float) -> int:
@@ -45,76 +59,139 @@ def _strength(a: float) -> int:
     return 0 if size < 1e-9 else 1 if size < 0.15 else 2 if size < 0.35 else 3
 
 
-def render_step(step: Mapping[str, Any], prefix: str) -> str:
+def _head(*columns: str) -> Markup:
+    """A table's head row: one column header per name."""
+    return el("thead", None, el("tr", None, *(el("th", {"scope": "col"}, c) for c in columns)))
+
+
+def _scroll(label: str, table: Markup) -> Markup:
+    """A wide table in a region the keyboard can scroll."""
+    return el(
+        "div", {"class": "lm-scroll", "tabindex": "0", "role": "region", "aria-label": label}, table
+    )
+
+
+def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
     """One update: the group of joint responses with R and A, and one sample's tokens."""
     shown = step["shown"]
-    rows = []
-    for i, g in enumerate(step["group"]):
-        mark = ' class="is-shown"' if i == shown else ""
-        rows.append(
-            f'<tr{mark}><th scope="row">{i + 1}</th><td>{_code(g["helper"])}</td>'
-            f"<td>{_code(g['main'])}</td><td>{escape(VERDICT_TEXT[g['verdict']])}</td>"
-            f"<td>{g['reward']:g}</td><td>{_num(g['advantage'])}</td></tr>"
+    rows = [
+        el(
+            "tr",
+            {"class": "is-shown" if i == shown else None},
+            el("th", {"scope": "row"}, i + 1),
+            el("td", None, _code(g["helper"])),
+            el("td", None, _code(g["main"])),
+            el("td", None, VERDICT_TEXT[g["verdict"]]),
+            el("td", None, f"{g['reward']:g}"),
+            el("td", None, _num(g["advantage"])),
         )
+        for i, g in enumerate(step["group"])
+    ]
     sample = step["sample"]
     a = sample["advantage"]
     direction = "up" if a > 0 else "down" if a < 0 else "none"
 
-    def tokens(items: Sequence[Mapping[str, Any]], who: str) -> str:
-        chips = "".join(
-            f"<li><code>{escape(t['token'])}</code>"
-            f'<span class="lm-tokens__p">{_p(t["before"])} → {_p(t["after"])}</span></li>'
+    def tokens(items: Sequence[Mapping[str, Any]], who: str) -> Markup:
+        chips = [
+            el(
+                "li",
+                None,
+                el("code", None, t["token"]),
+                el("span", {"class": "lm-tokens__p"}, f"{_p(t['before'])} → {_p(t['after'])}"),
+            )
             for t in items
-        )
-        return (
-            f'<p class="lm-tokens__who">{escape(who)}</p>'
-            f'<ol class="lm-tokens lm-tokens--{direction}" data-strength="{_strength(a)}" '
-            f'aria-label="{escape(who)}: each token with its probability before → after">'
-            f"{chips}</ol>"
-        )
+        ]
+        attributes = {
+            "class": f"lm-tokens lm-tokens--{direction}",
+            "data-strength": _strength(a),
+            "aria-label": f"{who}: each token with its probability before → after",
+        }
+        return join([el("p", {"class": "lm-tokens__who"}, who), el("ol", attributes, *chips)])
 
-    n = len(step["group"])
-    return (
-        f'<h4 id="{prefix}-step-{step["update"]}">Update {step["update"]}: a group of {n} '
-        f"joint responses</h4>"
-        f'<p class="lm-caption">Mean reward {step["mean_reward"]:.2f}. Each advantage A is the '
-        f"reward R minus the group's baseline ({escape(step['params']['baseline'])}).</p>"
-        f'<div class="lm-scroll" tabindex="0" role="region" aria-label="Group of update '
-        f'{step["update"]}"><table class="lm-group"><thead><tr><th scope="col">#</th>'
-        f'<th scope="col">Helper writes</th><th scope="col">Main writes</th>'
-        f'<th scope="col">Verifier</th><th scope="col">R</th><th scope="col">A</th></tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
-        f'<h4 id="{prefix}-sample-{step["update"]}">Response {shown + 1}, token by token '
-        f"(A = {_num(a)})</h4>"
-        f'<p class="lm-caption">Every token of both responses gets the same advantage, '
-        f"{_num(a)}: one number for the whole joint response. Each token's logit moves by "
-        f"A &times; (1 &minus; p), so a token the model was already sure of barely changes; the "
-        f"uncertain choices move.</p>"
-        f"{tokens(sample['helper'], 'Helper')}{tokens(sample['main'], 'Main')}"
+    update, n = step["update"], len(step["group"])
+    group = el(
+        "table",
+        {"class": "lm-group"},
+        _head("#", "Helper writes", "Main writes", "Verifier", "R", "A"),
+        el("tbody", None, *rows),
+    )
+    return join(
+        [
+            el(
+                "h4",
+                {"id": f"{prefix}-step-{update}"},
+                f"Update {update}: a group of {n} joint responses",
+            ),
+            el(
+                "p",
+                {"class": "lm-caption"},
+                _prose(
+                    f"Mean reward {step['mean_reward']:.2f}. Each advantage A is the reward R "
+                    "minus the group's baseline ("
+                ),
+                step["params"]["baseline"],
+                ").",
+            ),
+            _scroll(f"Group of update {update}", group),
+            el(
+                "h4",
+                {"id": f"{prefix}-sample-{update}"},
+                f"Response {shown + 1}, token by token (A = ",
+                _num(a),
+                ")",
+            ),
+            el(
+                "p",
+                {"class": "lm-caption"},
+                "Every token of both responses gets the same advantage, ",
+                _num(a),
+                _prose(": one number for the whole joint response. Each token's logit moves by A "),
+                TIMES,
+                " (1 ",
+                MINUS,
+                " p), so a token the model was already sure of barely changes; the uncertain "
+                "choices move.",
+            ),
+            tokens(sample["helper"], "Helper"),
+            tokens(sample["main"], "Main"),
+        ]
     )
 
 
-def _responses(items: Sequence[Mapping[str, Any]]) -> str:
-    rows = "".join(
-        f'<li>{_code(r["code"])} <span class="lm-prob">{_p(r["probability"])}</span></li>'
+def _responses(items: Sequence[Mapping[str, Any]]) -> Markup:
+    rows = (
+        el(
+            "li",
+            None,
+            _code(r["code"]),
+            " ",
+            el("span", {"class": "lm-prob"}, _p(r["probability"])),
+        )
         for r in items
     )
-    return f'<ol class="lm-responses">{rows}</ol>'
+    return el("ol", {"class": "lm-responses"}, *rows)
 
 
-def _next_token(view: Mapping[str, Any]) -> str:
-    rows = "".join(
-        f"<tr><td><code>{escape(t['token'])}</code></td><td>{_p(t['probability'])}</td></tr>"
+def _next_token(view: Mapping[str, Any]) -> Markup:
+    rows = (
+        el(
+            "tr",
+            None,
+            el("td", None, el("code", None, t["token"])),
+            el("td", None, _p(t["probability"])),
+        )
         for t in view["next"]
     )
-    return (
-        f'<table class="lm-next"><caption>After <code>{escape(view["so_far"])}</code>, '
-        f'the next token</caption><thead><tr><th scope="col">token</th>'
-        f'<th scope="col">p</th></tr></thead><tbody>{rows}</tbody></table>'
+    return el(
+        "table",
+        {"class": "lm-next"},
+        el("caption", None, "After ", el("code", None, view["so_far"]), ", the next token"),
+        _head("token", "p"),
+        el("tbody", None, *rows),
     )
 
 
-def render_models(models: Mapping[str, Mapping[str, Any]], prefix: str) -> str:
+def render_models(models: Mapping[str, Mapping[str, Any]], prefix: str) -> Markup:
     """The models ``before`` (pretrained) and, when trained, ``after``."""
     columns = []
     for when, title in (("before", "Before training"), ("after", "After MAGRPO")):
@@ -122,44 +199,76 @@ def render_models(models: Mapping[str, Mapping[str, Any]], prefix: str) -> str:
             continue
         m = models[when]
         columns.append(
-            f'<div class="lm-model"><h4 id="{prefix}-model-{when}">{title}</h4>'
-            f"<p>The helper's most likely responses:</p>{_responses(m['helper'])}"
-            f"{_next_token(m['next_token']['helper'])}"
-            f"<p>Main's most likely bodies:</p>{_responses(m['main'])}"
-            f"{_next_token(m['next_token']['main'])}</div>"
+            el(
+                "div",
+                {"class": "lm-model"},
+                el("h4", {"id": f"{prefix}-model-{when}"}, title),
+                el("p", None, _prose("The helper's most likely responses:")),
+                _responses(m["helper"]),
+                _next_token(m["next_token"]["helper"]),
+                el("p", None, _prose("Main's most likely bodies:")),
+                _responses(m["main"]),
+                _next_token(m["next_token"]["main"]),
+            )
         )
-    return f'<div class="lm-models">{"".join(columns)}</div>'
+    return el("div", {"class": "lm-models"}, *columns)
 
 
-def render_seeds(seeds: Mapping[str, Any], prefix: str) -> str:
+def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
     """The many-seed distribution: how many reached the optimum, and each seed's outcome."""
     methods = [m for m in METHOD_TEXT if seeds.get(m)]
     rows = []
     for m in methods:
         t = seeds[m]
-        names = ", ".join(f"{escape(k)} {v}" for k, v in t["conventions"].items()) or "none"
+        names = ", ".join(f"{k} {v}" for k, v in t["conventions"].items()) or "none"
         rows.append(
-            f'<tr><th scope="row">{escape(METHOD_TEXT[m])}</th><td>{t["optimal"]} of '
-            f"{t['seeds']}</td><td>{t['inline']}</td><td>{names}</td>"
-            f"<td>{t['mean_expected_reward']:.2f}</td></tr>"
+            el(
+                "tr",
+                None,
+                el("th", {"scope": "row"}, METHOD_TEXT[m]),
+                el("td", None, f"{t['optimal']} of {t['seeds']}"),
+                el("td", None, t["inline"]),
+                el("td", None, names),
+                el("td", None, f"{t['mean_expected_reward']:.2f}"),
+            )
         )
-    head = "".join(f'<th scope="col">{escape(METHOD_TEXT[m])}</th>' for m in methods)
-    per_seed = "".join(
-        f'<tr><th scope="row">{r["seed"]}</th>'
-        + "".join(f"<td>{escape(str(r.get(m, '')))}</td>" for m in methods)
-        + "</tr>"
+    per_seed = (
+        el(
+            "tr",
+            None,
+            el("th", {"scope": "row"}, r["seed"]),
+            *(el("td", None, r.get(m, "")) for m in methods),
+        )
         for r in seeds["runs"]
     )
-    return (
-        f'<h4 id="{prefix}-seeds-title">Seeds {seeds["first"]} to '
-        f"{seeds['first'] + seeds['count'] - 1}</h4>"
-        f'<div class="lm-scroll" tabindex="0" role="region" aria-label="Outcome over seeds">'
-        f'<table class="lm-seeds"><thead><tr><th scope="col">Method</th>'
-        f'<th scope="col">Reached the optimum</th><th scope="col">Stuck inlining</th>'
-        f'<th scope="col">Conventions</th><th scope="col">Mean expected reward</th></tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
-        f"<details><summary>Each seed's outcome (the name called, or how it ended)</summary>"
-        f'<div class="lm-scroll" tabindex="0" role="region" aria-label="Each seed">'
-        f'<table class="lm-seeds"><thead><tr><th scope="col">Seed</th>{head}</tr></thead>'
-        f"<tbody>{per_seed}</tbody></table></div></details>"
+    first, last = seeds["first"], seeds["first"] + seeds["count"] - 1
+    outcome = el(
+        "table",
+        {"class": "lm-seeds"},
+        _head(
+            "Method", "Reached the optimum", "Stuck inlining", "Conventions", "Mean expected reward"
+        ),
+        el("tbody", None, *rows),
+    )
+    each = el(
+        "table",
+        {"class": "lm-seeds"},
+        _head("Seed", *(METHOD_TEXT[m] for m in methods)),
+        el("tbody", None, *per_seed),
+    )
+    return join(
+        [
+            el("h4", {"id": f"{prefix}-seeds-title"}, f"Seeds {first} to {last}"),
+            _scroll("Outcome over seeds", outcome),
+            el(
+                "details",
+                None,
+                el(
+                    "summary",
+                    None,
+                    _prose("Each seed's outcome (the name called, or how it ended)"),
+                ),
+                _scroll("Each seed", each),
+            ),
+        ]
     )

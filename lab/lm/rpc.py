@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.core.params import ParamError
 from lab.core.rpc import Call, Progress
 from lab.lm.model import run_language_models, step_language_models
 from lab.lm.render import render_models, render_seeds, render_step
-from lab.sim.params import ParamError
 
 __all__ = ["CALLS"]
 

@@ -55,7 +55,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from lab.sim.params import BASELINES, ParamError, SimParams, param_spec, validate_params
+from lab.core.advantages import BASELINES, group_advantages
+from lab.sim.params import ParamError, SimParams, param_spec, validate_params
 from lab.sim.task import (
     DEFAULT_HELD_OUT_PARTNERS,
     DEFAULT_TRAINING_PARTNERS,
@@ -156,33 +157,6 @@ def sample(probs: Sequence[float], u: float) -> int:
         if u < acc:
             return i
     return last
-
-
-# --8<-- [start:advantage]
-def group_advantages(returns: Sequence[float], baseline: str = "mean") -> list[float]:
-    """Each sampled return minus a baseline computed from its group (its siblings).
-
-    - ``mean`` (MAGRPO, Liu et al. Eq. 1): R - mean(R).
-    - ``normalized`` (GRPO's form): (R - mean(R)) / std(R); all zero when the group agrees.
-    - ``leave_one_out`` (RLOO): R - the mean of the *other* returns in the group.
-    - ``max``: R - max(R); the best response gets 0 and every other one less.
-    """
-    n = len(returns)
-    mean = math.fsum(returns) / n
-    if baseline == "mean":
-        return [r - mean for r in returns]
-    if baseline == "normalized":
-        std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / n)
-        if std <= 1e-9 * (1.0 + abs(mean)):
-            return [0.0] * n
-        return [(r - mean) / std for r in returns]
-    if baseline == "leave_one_out":
-        return [(r - mean) * n / (n - 1) for r in returns]
-    if baseline == "max":
-        best = max(returns)
-        return [r - best for r in returns]
-    raise ValueError(f"Unknown baseline {baseline!r}; expected one of {', '.join(BASELINES)}.")
-    # --8<-- [end:advantage]
 
 
 class Policy:

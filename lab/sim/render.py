@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from html import escape
 from typing import Any
 
+from lab.core.html import Markup, el, escape, join
+from lab.core.params import field_used
 from lab.sim.experiment import METHOD_LABELS
 from lab.sim.params import param_spec
 
@@ -92,11 +93,6 @@ def _plural(count: int, word: str) -> str:
 # ---------------------------------------------------------------- settings
 
 
-def field_used(spec: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
-    """Whether a field of :func:`lab.param_spec` matters for these settings (its ``used_when``)."""
-    return all(params.get(other) in values for other, values in spec.get("used_when", {}).items())
-
-
 def describe_params(params: Mapping[str, Any]) -> str:
     """The settings of a run in one phrase, every field the run used, in the form's order."""
     parts = []
@@ -117,32 +113,15 @@ def describe_params(params: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------- markup
 
 
-def _attrs(attributes: Mapping[str, Any]) -> str:
-    out = []
-    for name, value in attributes.items():
-        if value is None or value is False:
-            continue
-        out.append(f" {name}" if value is True else f' {name}="{escape(str(value))}"')
-    return "".join(out)
-
-
-def _el(tag: str, attributes: Mapping[str, Any] | None = None, *children: str) -> str:
-    """An element; ``children`` are markup already (escape text with :func:`escape`)."""
-    return f"<{tag}{_attrs(attributes or {})}>{''.join(children)}</{tag}>"
-
-
-def _text(tag: str, text: Any, **attributes: Any) -> str:
-    names = {k: k.rstrip("_").replace("_", "-") for k in attributes}  # class_ -> class
-    return _el(tag, {names[k]: v for k, v in attributes.items()}, escape(str(text)))
-
-
-def _pre(text: str, cls: str, of: str) -> str:
+def _pre(text: str, cls: str, of: str) -> Markup:
     """A transcript block with the id ``{of}-text``, ``of`` naming the step it shows."""
     # Material renames each block "__code_" + the closest id (its own first) and
     # copies a block by that name, so each needs an id of its own. It only adds
     # copy buttons to blocks there when a page loads, never to the transcript
     # drawn after a run, so no transcript block has one (no-copy).
-    return _el("pre", {"id": f"{of}-text", "class": f"{cls} no-copy"}, _text("code", text.rstrip()))
+    return el(
+        "pre", {"id": f"{of}-text", "class": f"{cls} no-copy"}, el("code", None, text.rstrip())
+    )
 
 
 def method_labels(result: Mapping[str, Any]) -> dict[str, str]:
@@ -164,100 +143,111 @@ def method_labels(result: Mapping[str, Any]) -> dict[str, str]:
 # --------------------------------------------------------------- transcript
 
 
-def _agent(agent: Mapping[str, Any], tid: str) -> str:
+def _step(label: str, step_id: str, *shown: object) -> Markup:
+    """One step of the transcript: its label (the lesson links to ``step_id``) and what it shows."""
+    return join([el("dt", {"id": step_id}, label), el("dd", None, *shown)])
+
+
+def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
     role = str(agent["agent"])
     aid = f"{tid}-{role}"
     observation, policy, action = agent["observation"], agent["policy"], agent["action"]
     chosen = action["response"]
-    probs = "".join(
-        _el(
+    probs = join(
+        el(
             "li",
             {"class": "is-chosen" if rid == chosen else None},
-            _text("code", rid),
-            escape(f" {format_percent(p)}"),
+            el("code", None, rid),
+            f" {format_percent(p)}",
         )
         for rid, p in zip(policy["responses"], policy["probabilities"], strict=True)
     )
-    return _el(
+    return el(
         "div",
         {"class": "lab-sim__agent"},
-        _text("h5", f"{role.capitalize()} agent", id=aid),
-        _el(
+        el("h5", None, f"{role.capitalize()} agent", id=aid),
+        el(
             "dl",
             {"class": "lab-sim__steps"},
-            _text("dt", observation["label"], id=f"{aid}-observation"),
-            _el("dd", {}, _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation")),
-            _text("dt", policy["label"], id=f"{aid}-policy"),
-            _el(
-                "dd",
-                {},
-                _text("p", policy["text"]),
-                _el("ul", {"class": "lab-sim__probs"}, probs),
+            _step(
+                observation["label"],
+                f"{aid}-observation",
+                _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation"),
             ),
-            _text("dt", action["label"], id=f"{aid}-action"),
-            _el(
-                "dd",
-                {},
-                _el("p", {}, _text("code", chosen), escape(f": {action['summary']}")),
+            _step(
+                policy["label"],
+                f"{aid}-policy",
+                el("p", None, policy["text"]),
+                el("ul", {"class": "lab-sim__probs"}, probs),
+            ),
+            _step(
+                action["label"],
+                f"{aid}-action",
+                el("p", None, el("code", None, chosen), f": {action['summary']}"),
                 _pre(action["text"], "lab-sim__code", f"{aid}-action"),
             ),
         ),
     )
 
 
-def _turn(step: Mapping[str, Any], prefix: str, count: int) -> str:
+def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
     t = step["turn"]
     tid = f"{prefix}-t{t}"
     transition, reward, joint = step["transition"], step["reward"], step["joint_output"]
-    following = "".join(
-        _el(
+    following = join(
+        el(
             "details",
             {"class": "lab-sim__next"},
-            _text("summary", f"Next prompt of the {nxt['agent']} agent"),
+            el("summary", None, f"Next prompt of the {nxt['agent']} agent"),
             _pre(nxt["text"], "lab-sim__prompt", f"{tid}-next-{nxt['agent']}"),
         )
         for nxt in transition.get("next_observations", [])
     )
-    return _el(
+    return el(
         "div",
         {"class": "lab-sim__turn"},
-        _text("h4", f"Turn {t} of {count}", id=tid),
-        _el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid) for a in step["agents"])),
-        _el(
+        el("h4", None, f"Turn {t} of {count}", id=tid),
+        el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid) for a in step["agents"])),
+        el(
             "dl",
             {"class": "lab-sim__steps lab-sim__steps--joint"},
-            _text("dt", joint["label"], id=f"{tid}-joint-output"),
-            _el("dd", {}, _pre(joint["text"], "lab-sim__code", f"{tid}-joint-output")),
-            _text("dt", reward["label"], id=f"{tid}-reward"),
-            _el(
-                "dd",
-                {},
-                _el(
+            _step(
+                joint["label"],
+                f"{tid}-joint-output",
+                _pre(joint["text"], "lab-sim__code", f"{tid}-joint-output"),
+            ),
+            _step(
+                reward["label"],
+                f"{tid}-reward",
+                el(
                     "p",
-                    {},
-                    _text("strong", format_number(reward["value"]), class_="lab-sim__reward"),
-                    escape(f" {reward['text']}"),
+                    None,
+                    el("strong", None, format_number(reward["value"]), class_="lab-sim__reward"),
+                    f" {reward['text']}",
                 ),
             ),
-            _text("dt", transition["label"], id=f"{tid}-transition"),
-            _el("dd", {}, _text("p", transition["text"]), following),
+            _step(
+                transition["label"],
+                f"{tid}-transition",
+                el("p", None, transition["text"]),
+                following,
+            ),
         ),
     )
 
 
-def render_episode(result: Mapping[str, Any], prefix: str) -> str:
+def render_episode(result: Mapping[str, Any], prefix: str) -> Markup:
     """The recorded episode (``result["episode"]``), each step under the exercise's label."""
     episode = result.get("episode")
     if not episode:
-        return ""
+        return Markup()
     turns = episode["turns"]
     caption = "Recorded from the learned agents after training"
     if "params" in result:
         caption += f" ({describe_params(result['params'])})"
     caption += f". Episode reward: {format_reward(episode.get('episode_reward'))}."
-    return _text("p", caption, class_="lab-sim__caption", data_lab_episode_caption=True) + "".join(
-        _turn(step, prefix, len(turns)) for step in turns
-    )
+    caption_p = el("p", None, caption, class_="lab-sim__caption", data_lab_episode_caption=True)
+    return join([caption_p, *(_turn(step, prefix, len(turns)) for step in turns)])
 
 
 # ------------------------------------------------------------------ summary
@@ -304,7 +294,7 @@ def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
     return sentences
 
 
-def render_summary(result: Mapping[str, Any]) -> str:
+def render_summary(result: Mapping[str, Any]) -> Markup:
     """``result["summary"]`` (sentences made by the model): a paragraph, or a list of several."""
     summary = result.get("summary")
     if isinstance(summary, str):
@@ -314,28 +304,28 @@ def render_summary(result: Mapping[str, Any]) -> str:
     else:
         sentences = _fallback_summary(result)
     if len(sentences) <= 1:
-        return "".join(_text("p", s) for s in sentences)
-    return _el("ul", {"class": "lab-sim__summary-list"}, *(_text("li", s) for s in sentences))
+        return join(el("p", None, s) for s in sentences)
+    return el("ul", {"class": "lab-sim__summary-list"}, *(el("li", None, s) for s in sentences))
 
 
-def render_output(output: Mapping[str, Any] | None) -> str:
+def render_output(output: Mapping[str, Any] | None) -> Markup:
     """What the reader's code printed (see :mod:`lab.sim.user_code`), or nothing."""
     if not output or not (output.get("text") or output.get("omitted")):
-        return ""
+        return Markup()
     omitted = int(output.get("omitted") or 0)
     note = (
         f" (the first {len(str(output.get('text', ''))):,} characters; {omitted:,} more not shown)"
         if omitted
         else ""
     )
-    return _el(
+    return el(
         "div",
         {"class": "lab-sim__output", "data-lab-output": True},
-        _text("p", f"Your code printed{note}:"),
-        _el(
+        el("p", None, f"Your code printed{note}:"),
+        el(
             "pre",
             {"class": "lab-sim__printed no-copy"},
-            _text("code", str(output.get("text", "")).rstrip()),
+            el("code", None, str(output.get("text", "")).rstrip()),
         ),
     )
 
@@ -343,18 +333,18 @@ def render_output(output: Mapping[str, Any] | None) -> str:
 # ----------------------------------------------------------------- heatmaps
 
 
-def _header_row(result: Mapping[str, Any]) -> str:
-    heads = "".join(
-        _el("th", {"scope": "col"}, _text("code", r["id"])) for r in result["responses"]["main"]
+def _header_row(result: Mapping[str, Any]) -> Markup:
+    heads = join(
+        el("th", {"scope": "col"}, el("code", None, r["id"])) for r in result["responses"]["main"]
     )
-    return _el("tr", {}, _text("td", "helper \\ main", class_="lab-sim__corner"), heads)
+    return el("tr", None, el("td", None, "helper \\ main", class_="lab-sim__corner"), heads)
 
 
-def render_heatmaps(result: Mapping[str, Any]) -> str:
+def render_heatmaps(result: Mapping[str, Any]) -> Markup:
     """One table per method: each joint response's shared reward and how often it is played."""
     distributions = result.get("joint_distribution")
     if not distributions or "rewards" not in result:
-        return ""
+        return Markup()
     best = {tuple(cell) for cell in result.get("optimum", {}).get("cells", [])}
     tables = []
     for method, label in method_labels(result).items():
@@ -367,53 +357,56 @@ def render_heatmaps(result: Mapping[str, Any]) -> str:
             for j, reward in enumerate(result["rewards"][i]):
                 is_best = (i, j) in best
                 mark = (
-                    _text("span", "★", class_="lab-sim__best", aria_hidden="true")
-                    + _text("span", " (best joint response)", class_="lab-visually-hidden")
+                    el("span", None, "★", class_="lab-sim__best", aria_hidden="true")
+                    + el("span", None, " (best joint response)", class_="lab-visually-hidden")
                     if is_best
                     else ""
                 )
                 cells.append(
-                    _el(
+                    el(
                         "td",
                         {
                             "class": "is-best" if is_best else None,
                             "style": f"--lab-sim-p: {dist[i][j]:.4f}",
                         },
-                        _text("span", format_number(reward), class_="lab-sim__cell-reward"),
+                        el("span", None, format_number(reward), class_="lab-sim__cell-reward"),
                         mark,
-                        _text("span", format_percent(dist[i][j]), class_="lab-sim__cell-p"),
+                        el("span", None, format_percent(dist[i][j]), class_="lab-sim__cell-p"),
                     )
                 )
             rows.append(
-                _el("tr", {}, _el("th", {"scope": "row"}, _text("code", helper["id"])), *cells)
+                el("tr", None, el("th", {"scope": "row"}, el("code", None, helper["id"])), *cells)
             )
         expected = result.get("expected_reward", {}).get(method)
         meta = (
-            _text(
-                "span", f"expected reward {format_reward(expected)}", class_="lab-sim__heatmap-meta"
+            el(
+                "span",
+                None,
+                f"expected reward {format_reward(expected)}",
+                class_="lab-sim__heatmap-meta",
             )
             if expected is not None
             else ""
         )
         tables.append(
-            _el(
+            el(
                 "div",
                 {"class": "lab-sim__scroll lab-sim__heatmap", "data-lab-heatmap": method},
-                _el(
+                el(
                     "table",
                     {"class": "lab-sim__heat-table"},
-                    _el(
+                    el(
                         "caption",
-                        {},
-                        _text("span", label, class_="lab-sim__heatmap-title"),
+                        None,
+                        el("span", None, label, class_="lab-sim__heatmap-title"),
                         meta,
                     ),
-                    _el("thead", {}, _header_row(result)),
-                    _el("tbody", {}, *rows),
+                    el("thead", None, _header_row(result)),
+                    el("tbody", None, *rows),
                 ),
             )
         )
-    return "".join(tables)
+    return join(tables)
 
 
 def _heatmap_caption(result: Mapping[str, Any]) -> str:
@@ -428,11 +421,11 @@ def _heatmap_caption(result: Mapping[str, Any]) -> str:
 # ----------------------------------------------------------------- partners
 
 
-def render_partners(result: Mapping[str, Any]) -> str:
+def render_partners(result: Mapping[str, Any]) -> Markup:
     """Training and held-out partners: the trained agent's score with each, as bars with numbers."""
     p = result.get("partners")
     if not p:
-        return ""
+        return Markup()
     everyone = [*p.get("training", []), *p.get("held_out", [])]
     values = [
         v
@@ -446,64 +439,66 @@ def render_partners(result: Mapping[str, Any]) -> str:
     def at(v: float) -> float:
         return (v - lo) / (hi - lo) * 100
 
-    def bar(value: float, group: str) -> str:
+    def bar(value: float, group: str) -> Markup:
         style = (
             f"--lab-sim-from: {min(at(0), at(value)):.2f}%; "
             f"--lab-sim-width: {abs(at(value) - at(0)):.2f}%; --lab-sim-zero: {at(0):.2f}%"
         )
-        return _el(
+        return el(
             "span",
             {"class": f"lab-sim__bar lab-sim__bar--{group}", "aria-hidden": "true", "style": style},
-            _el("span", {"class": "lab-sim__bar-fill"}),
-            _el("span", {"class": "lab-sim__bar-zero"}),
+            el("span", {"class": "lab-sim__bar-fill"}),
+            el("span", {"class": "lab-sim__bar-zero"}),
         )
 
-    def row(s: Mapping[str, Any], group: str) -> str:
+    def row(s: Mapping[str, Any], group: str) -> Markup:
         notes = [f"before training: {format_reward(s.get('score_before_training'))}"]
         if s.get("best_response") is not None:
             notes.append(f"best possible: {format_reward(s['best_response'])}")
-        return _el(
+        return el(
             "tr",
-            {},
-            _el(
+            None,
+            el(
                 "th",
                 {"scope": "row"},
-                _text("span", s["name"], class_="lab-sim__partner"),
-                _text("span", s.get("description", ""), class_="lab-sim__partner-desc"),
+                el("span", None, s["name"], class_="lab-sim__partner"),
+                el("span", None, s.get("description", ""), class_="lab-sim__partner-desc"),
             ),
-            _el(
+            el(
                 "td",
                 {"class": "lab-sim__score"},
-                _text("span", format_reward(s.get("score")), class_="lab-sim__score-value"),
+                el("span", None, format_reward(s.get("score")), class_="lab-sim__score-value"),
                 bar(s.get("score") or 0.0, group),
-                _text("span", "; ".join(notes), class_="lab-sim__before"),
+                el("span", None, "; ".join(notes), class_="lab-sim__before"),
             ),
         )
 
-    def group(name: str, title: str, partners: list[Mapping[str, Any]], mean: float | None) -> str:
+    def group(
+        name: str, title: str, partners: list[Mapping[str, Any]], mean: float | None
+    ) -> Markup:
         heading = title if mean is None else f"{title}: mean {format_reward(mean)}"
-        return _el(
+        return el(
             "tbody",
             {"data-lab-group": name},
-            _el(
+            el(
                 "tr",
                 {"class": "lab-sim__group"},
-                _text("th", heading, scope="rowgroup", colspan="2"),
+                el("th", None, heading, scope="rowgroup", colspan="2"),
             ),
             *(row(s, name) for s in partners),
         )
 
-    head = _el(
+    head = el(
         "thead",
-        {},
-        _el(
+        None,
+        el(
             "tr",
-            {},
-            _text("th", "Helper", scope="col"),
-            _text("th", "Score with the trained agent", scope="col"),
+            None,
+            el("th", None, "Helper", scope="col"),
+            el("th", None, "Score with the trained agent", scope="col"),
         ),
     )
-    return _el(
+    return el(
         "table",
         {"class": "lab-sim__partners"},
         head,
@@ -527,7 +522,7 @@ def _partners_caption(result: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------ learning curve
 
 
-def render_curve_table(result: Mapping[str, Any]) -> str:
+def render_curve_table(result: Mapping[str, Any]) -> Markup:
     """The learning curve as a table: every nth update (at most about 25 rows) and the last."""
     series = result.get("mean_reward") or {}
     labels = {m: label for m, label in method_labels(result).items() if m in series}
@@ -547,22 +542,27 @@ def render_curve_table(result: Mapping[str, Any]) -> str:
         values = series[m]
         return format_reward(values[u - 1]) if u <= len(values) else "n/a"
 
-    head = _el(
+    head = el(
         "tr",
-        {},
-        _text("th", "Update", scope="col"),
-        *(_text("th", labels[m], scope="col") for m in methods),
+        None,
+        el("th", None, "Update", scope="col"),
+        *(el("th", None, labels[m], scope="col") for m in methods),
     )
-    body = "".join(
-        _el("tr", {}, _text("th", u, scope="row"), *(_text("td", value(m, u)) for m in methods))
+    body = join(
+        el(
+            "tr",
+            None,
+            el("th", None, u, scope="row"),
+            *(el("td", None, value(m, u)) for m in methods),
+        )
         for u in updates
     )
-    return _el(
+    return el(
         "table",
         {"class": "lab-sim__curve-table"},
-        _text("caption", caption),
-        _el("thead", {}, head),
-        _el("tbody", {}, body),
+        el("caption", None, caption),
+        el("thead", None, head),
+        el("tbody", None, body),
     )
 
 
@@ -584,7 +584,7 @@ _SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 40, 14, 14
 _SEEDS_SPOT = 16
 
 
-def render_seeds(result: Mapping[str, Any]) -> str:
+def render_seeds(result: Mapping[str, Any]) -> Markup:
     """Every seed's expected episode reward per method: a strip chart, and the same as a table.
 
     Each dot is one seed's final policy; the dashed line is the optimum. The
@@ -593,7 +593,7 @@ def render_seeds(result: Mapping[str, Any]) -> str:
     """
     seeds = result.get("seeds")
     if not seeds or not seeds.get("rows"):
-        return ""
+        return Markup()
     labels = method_labels(result)
     methods = [m for m in labels if m in seeds["methods"]]
     rows = seeds["rows"]
@@ -608,7 +608,7 @@ def render_seeds(result: Mapping[str, Any]) -> str:
 
     height = _SEEDS_ROW * len(methods) + 22
     parts = [
-        _el(
+        el(
             "line",
             {
                 "class": "lab-sim__seeds-best",
@@ -622,7 +622,7 @@ def render_seeds(result: Mapping[str, Any]) -> str:
     for k, m in enumerate(methods):
         y = _SEEDS_ROW * k + _SEEDS_ROW / 2 + 2
         parts.append(
-            _el(
+            el(
                 "line",
                 {
                     "class": "lab-sim__seeds-axis",
@@ -634,8 +634,9 @@ def render_seeds(result: Mapping[str, Any]) -> str:
             )
         )
         parts.append(
-            _text(
+            el(
                 "text",
+                None,
                 labels[m],
                 class_="lab-sim__seeds-label",
                 x=f"{_SEEDS_LEFT}",
@@ -656,7 +657,7 @@ def render_seeds(result: Mapping[str, Any]) -> str:
                 f"(seed{'s' if len(spot) > 1 else ''} {seeds_here})"
             )
             parts.append(
-                _el(
+                el(
                     "circle",
                     {
                         "class": f"lab-sim__dot lab-sim__dot--{m}",
@@ -664,13 +665,14 @@ def render_seeds(result: Mapping[str, Any]) -> str:
                         "cy": f"{y:.1f}",
                         "r": f"{min(4 + 1.2 * (len(spot) - 1) ** 0.5 * 2, 11):.1f}",
                     },
-                    _text("title", title),
+                    el("title", None, title),
                 )
             )
             if len(spot) > 1:
                 parts.append(
-                    _text(
+                    el(
                         "text",
+                        None,
                         f"\u00d7{len(spot)}",
                         class_="lab-sim__seeds-count",
                         x=f"{cx:.1f}",
@@ -679,8 +681,9 @@ def render_seeds(result: Mapping[str, Any]) -> str:
                 )
     for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best}):
         parts.append(
-            _text(
+            el(
                 "text",
+                None,
                 format_reward(v),
                 class_="lab-sim__seeds-tick",
                 x=f"{x(v):.1f}",
@@ -691,7 +694,7 @@ def render_seeds(result: Mapping[str, Any]) -> str:
     reached = "; ".join(
         f"{labels[m]}: {seeds['methods'][m]['reached_optimum']} of {count}" for m in methods
     )
-    chart = _el(
+    chart = el(
         "svg",
         {
             "class": "lab-sim__seeds-chart",
@@ -701,45 +704,48 @@ def render_seeds(result: Mapping[str, Any]) -> str:
         },
         *parts,
     )
-    head = _el(
+    head = el(
         "tr",
-        {},
+        None,
         *(
-            _text("th", h, scope="col")
+            el("th", None, h, scope="col")
             for h in ("Method", "Reached the optimum", "Lowest", "Median", "Highest")
         ),
     )
-    body = "".join(
-        _el(
+    body = join(
+        el(
             "tr",
             {"data-lab-method": m},
-            _el(
+            el(
                 "th",
                 {"scope": "row"},
-                _el(
+                el(
                     "span",
                     {"class": f"lab-sim__dot-key lab-sim__dot-key--{m}", "aria-hidden": "true"},
                 ),
-                escape(labels[m]),
+                labels[m],
             ),
-            _text("td", f"{seeds['methods'][m]['reached_optimum']} of {count}"),
-            *(_text("td", format_reward(seeds["methods"][m][k])) for k in ("min", "median", "max")),
+            el("td", None, f"{seeds['methods'][m]['reached_optimum']} of {count}"),
+            *(
+                el("td", None, format_reward(seeds["methods"][m][k]))
+                for k in ("min", "median", "max")
+            ),
         )
         for m in methods
     )
-    table = _el(
+    table = el(
         "table",
         {"class": "lab-sim__seeds-table"},
-        _el("thead", {}, head),
-        _el("tbody", {}, body),
+        el("thead", None, head),
+        el("tbody", None, body),
     )
-    return chart + _el("div", {"class": "lab-sim__scroll"}, table)
+    return chart + el("div", {"class": "lab-sim__scroll"}, table)
 
 
 def _seeds_caption(result: Mapping[str, Any]) -> str:
     seeds = result.get("seeds")
     if not seeds:
-        return ""
+        return Markup()
     first = result.get("params", {}).get("seed", 0)
     count = seeds["count"]
     tolerance = result.get("optimum", {}).get("tolerance", 0.02)
@@ -756,7 +762,7 @@ def _seeds_caption(result: Mapping[str, Any]) -> str:
 # -------------------------------------------------------------------- all
 
 
-def render_results(result: Mapping[str, Any], prefix: str) -> dict[str, str]:
+def render_results(result: Mapping[str, Any], prefix: str) -> dict[str, Markup]:
     """Every part of the lab a finished run fills, by slot (see :data:`SLOTS`).
 
     ``prefix`` starts the transcript's element ids (``lab-<id>``).

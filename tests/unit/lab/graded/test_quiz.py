@@ -1,4 +1,4 @@
-"""The quiz: its grader (lab.graded.quiz) and its Markdown fence (lesson_hooks/fences/quiz.py)."""
+"""The quiz grader (lab.graded.quiz) on the lesson's own quiz; the fence is tested beside it."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ import pytest
 
 from lab import check_quiz
 from lab.rpc import dispatch
-from lesson_hooks.fences.quiz import QuizError, check_unique, parse_page, render_quiz
+from lesson_hooks.fences.quiz import parse_page
 from lesson_hooks.support.paths import ROOT
 
 LESSON = ROOT / "docs" / "lesson.md"
-PATH = "docs/page.md"
-MARK = "# <-"
 
 
 def lesson_spec() -> dict[str, Any]:
@@ -112,117 +110,3 @@ def test_the_worker_path_grades_the_same() -> None:
     answers = {"1": [1], "2": right(QUESTIONS[1])}
     reply = json.loads(dispatch("check_quiz", json.dumps({"spec": SPEC, "answers": answers})))
     assert reply == {"result": check_quiz(SPEC, answers)}
-
-
-# ---------------------------------------------------------------- the fence
-
-VALID = """\
-id: tiny
-prompt: Try it.
-questions:
-  - text: Is a debate cooperative?
-    explanation: Cooperation needs a shared reward.
-    options:
-      - text: "No"
-        correct: true
-        feedback: Opposed rewards.
-      - text: "Yes"
-        feedback: Talking is not sharing.
-"""
-
-
-def page(body: str) -> str:
-    return f"# Title\n\nText.\n\n```lab-quiz\n{body}```\n\nMore.\n"
-
-
-def marked_line(markdown: str) -> int:
-    (line,) = [i for i, text in enumerate(markdown.split("\n"), 1) if MARK in text]
-    return line
-
-
-def fence_line(markdown: str) -> int:
-    return markdown.split("\n").index("```lab-quiz") + 1
-
-
-ERRORS = {
-    "no id": (VALID.replace("id: tiny\n", ""), "the quiz has no `id`."),
-    "bad id": (VALID.replace("id: tiny", f"id: Tiny Quiz  {MARK}"), "`id` 'Tiny Quiz' must be"),
-    "unknown key": (
-        VALID.replace("prompt:", f"promt:  {MARK}\nprompt:"),
-        "unknown key 'promt' in the quiz (expected `id`, `prompt`, `questions`). "
-        "Did you mean `prompt`?",
-    ),
-    "no questions": (
-        VALID.split("questions:")[0] + f"questions: []  {MARK}\n",
-        "`questions` needs at least one question.",
-    ),
-    "no explanation": (
-        VALID.replace("    explanation: Cooperation needs a shared reward.\n", "").replace(
-            "  - text: Is a debate", f"  - text: Is a debate  {MARK}"
-        ),
-        "question 1 has no `explanation`.",
-    ),
-    "one option": (
-        VALID.replace(
-            '      - text: "Yes"\n        feedback: Talking is not sharing.\n', ""
-        ).replace("    options:", f"    options:  {MARK}"),
-        "question 1 needs at least 2 options.",
-    ),
-    "no correct option": (
-        VALID.replace("        correct: true\n", "").replace(
-            "    options:", f"    options:  {MARK}"
-        ),
-        "question 1 has no option with `correct: true`.",
-    ),
-    "option without feedback": (
-        VALID.replace("        feedback: Talking is not sharing.\n", "").replace(
-            '      - text: "Yes"', f'      - text: "Yes"  {MARK}'
-        ),
-        "option 2 of question 1 has no `feedback` (every option explains itself).",
-    ),
-    "correct not a flag": (
-        VALID.replace("correct: true", f"correct: sure  {MARK}"),
-        "`correct` in option 1 of question 1 must be true or false.",
-    ),
-    "repeated option": (
-        VALID.replace('      - text: "Yes"', f'      - text: "No"  {MARK}'),
-        "option 2 of question 1 repeats option 1 ('No').",
-    ),
-    "invalid yaml": (
-        VALID.replace("prompt: Try it.", f"prompt: Try: it: now  {MARK}"),
-        "invalid YAML: mapping values are not allowed here.",
-    ),
-    "empty": ("", "the quiz is empty."),
-}
-
-
-@pytest.mark.parametrize(("body", "problem"), ERRORS.values(), ids=ERRORS.keys())
-def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> None:
-    markdown = page(body)
-    line = marked_line(markdown) if MARK in markdown else fence_line(markdown)
-    with pytest.raises(QuizError) as caught:
-        parse_page(markdown, PATH)
-    message = str(caught.value)
-    assert message.startswith(f"{PATH}:{line}: "), message
-    assert problem in message
-
-
-def test_ids_are_unique_across_the_site() -> None:
-    first = parse_page(page(VALID), "docs/a.md")
-    second = parse_page("Intro.\n\n" + page(VALID), "docs/b.md")
-    with pytest.raises(
-        QuizError, match=r"^docs/b\.md:7: quiz id 'tiny' is already used at docs/a\.md:5\."
-    ):
-        check_unique(first + second)
-
-
-def test_rendering_is_a_form_that_reads_without_javascript() -> None:
-    (quiz,) = parse_page(page(VALID.replace("Is a debate", "Is a <debate>")), PATH)
-    html = render_quiz(quiz, "../assets/lab/quizzes/tiny.json")
-    assert 'data-lab="quiz"' in html and 'data-lab-id="tiny"' in html
-    assert f'data-lab-version="{quiz.spec["version"]}"' in html
-    assert '<legend class="lab-quiz__text">Is a &lt;debate&gt; cooperative?</legend>' in html
-    assert html.count('type="radio"') == 2
-    assert "<summary>Answer and explanation</summary>" in html
-    assert "Opposed rewards." in html and "Cooperation needs a shared reward." in html
-    assert "data-lab-controls hidden" in html  # Check and Clear only with JavaScript

@@ -8,17 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from lab.lm.model import (
-    HELPER,
-    MAIN,
-    NAMES,
-    VOCAB,
-    TokenLM,
-    corpus_examples,
-    run_language_models,
-    step_language_models,
-    tokenize,
-)
+from lab.lm.model import run_language_models, step_language_models
+from lab.lm.tokens import HELPER, MAIN, NAMES, VOCAB, TokenLM, corpus_examples, tokenize
 
 SEEDS = 20
 

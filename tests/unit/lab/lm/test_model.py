@@ -9,28 +9,21 @@ import random
 import pytest
 
 from lab import rpc
-from lab.lm.model import (
-    CALL,
+from lab.lm.expected import expected_reward
+from lab.lm.interpreter import CALL, INLINE, TEST_INPUTS, parse, verify, viable
+from lab.lm.model import run_language_models, step_language_models
+from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
+from lab.lm.tokens import (
     HELPER,
-    INLINE,
     MAIN,
     MAX_TOKENS,
-    TEST_INPUTS,
     VOCAB,
     TokenLM,
-    advantages,
     code_text,
     corpus_examples,
-    expected_reward,
     main_prompt,
-    parse,
-    run_language_models,
-    step_language_models,
     tokenize,
-    verify,
-    viable,
 )
-from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
 
 QUICK = {"updates": 20, "compare_alone": False}
 
@@ -166,17 +159,6 @@ def test_the_exact_expected_reward_matches_sampling() -> None:
         total += {CALL: 1.0, INLINE: 0.6}.get(v, 0.0)
     assert exact.left_out < 0.05
     assert abs(total / n - exact.reward) < 0.015
-
-
-def test_advantages_for_each_baseline() -> None:
-    rewards = [1.0, 0.6, 0.0, 0.6]
-    mean = advantages(rewards, "mean")
-    assert sum(mean) == pytest.approx(0) and mean[0] == pytest.approx(0.45)
-    normalized = advantages(rewards, "normalized")
-    assert math.sqrt(sum(a * a for a in normalized) / 4) == pytest.approx(1)
-    assert advantages(rewards, "leave_one_out")[0] == pytest.approx(1.0 - 1.2 / 3)
-    assert max(advantages(rewards, "max")) == 0
-    assert advantages([0.6] * 4, "normalized") == [0.0] * 4
 
 
 def test_one_advantage_moves_uncertain_tokens_and_leaves_sure_ones() -> None:

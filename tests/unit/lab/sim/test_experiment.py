@@ -22,7 +22,6 @@ from lab import (
     SimParams,
     StopExperiment,
     UserFunctionError,
-    group_advantages,
     param_spec,
     prompted_prior,
     run_experiment,
@@ -337,31 +336,6 @@ def test_penalty_and_custom_tables_reach_the_verifier() -> None:
     custom = [[0, 0, 0], [0, 0, 0], [0, 0, 3]]
     run = run_experiment({"table": "custom", "custom_table": custom, "updates": 1})
     assert run["rewards"] == custom
-
-
-def test_group_advantages_default_is_magrpos_group_mean_baseline() -> None:
-    returns = [11.0, -30.0, 7.0, 5.0]
-    mean = (11 - 30 + 7 + 5) / 4
-    assert group_advantages(returns) == pytest.approx([r - mean for r in returns])
-    assert group_advantages(returns) == group_advantages(returns, "mean")
-    assert group_advantages([5.0, 5.0, 5.0]) == [0.0, 0.0, 0.0]
-
-
-def test_group_advantages_other_baselines() -> None:
-    returns = [11.0, -30.0, 7.0, 5.0]
-    mean = math.fsum(returns) / 4
-    std = math.sqrt(math.fsum((r - mean) ** 2 for r in returns) / 4)
-    assert group_advantages(returns, "normalized") == pytest.approx(
-        [(r - mean) / std for r in returns]
-    )
-    assert group_advantages([0.1] * 7, "normalized") == [0.0] * 7
-    loo = group_advantages(returns, "leave_one_out")
-    for i, r in enumerate(returns):
-        others = returns[:i] + returns[i + 1 :]
-        assert loo[i] == pytest.approx(r - sum(others) / 3)
-    assert group_advantages(returns, "max") == pytest.approx([r - 11 for r in returns])
-    with pytest.raises(ValueError, match="Unknown baseline"):
-        group_advantages(returns, "median")
 
 
 # --- Parameter validation -------------------------------------------------------------------

@@ -1,0 +1,62 @@
+"""lab.lm.render: the language-model lab's tables, every cell reaching the page as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.lm.model import pretrained_models, step_language_models
+from lab.lm.render import render_models, render_seeds, render_step
+
+PREFIX = "lab-lm"
+
+
+def models_with(probability: float, code: str) -> dict[str, Any]:
+    before = pretrained_models()
+    helper = [{**before["helper"][0], "code": code, "probability": probability}]
+    view = before["next_token"]["main"]
+    main_view = {**view, "next": [{"token": "<end>", "probability": probability}]}
+    return {
+        "before": {
+            **before,
+            "helper": helper,
+            "next_token": {**before["next_token"], "main": main_view},
+        }
+    }
+
+
+def test_a_probability_below_a_thousandth_is_the_text_lt_0_001() -> None:
+    html = render_models(models_with(0.0004, "def area(w, h): return w * h"), PREFIX)
+    assert '<span class="lm-prob">&lt;0.001</span>' in html
+    assert "<td><code>&lt;end&gt;</code></td><td>&lt;0.001</td>" in html
+    assert "<0.001" not in html
+
+
+def test_what_a_model_wrote_is_text_not_markup() -> None:
+    html = render_models(models_with(0.5, '<img src=x onerror="alert(1)">'), PREFIX)
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+
+
+def test_a_step_shows_every_tokens_probability_as_text() -> None:
+    step = step_language_models({"seed": 0}, 1)
+    step["sample"]["helper"][0] = {"token": "def", "before": 0.0002, "after": 0.0009}
+    html = render_step(step, PREFIX)
+    assert '<span class="lm-tokens__p">&lt;0.001 → &lt;0.001</span>' in html
+    assert html.count('<tr class="is-shown">') == 1
+    assert f'<h4 id="{PREFIX}-step-1">Update 1: a group of 16 joint responses</h4>' in html
+
+
+def test_the_seed_table_escapes_what_it_names() -> None:
+    tally = {
+        "seeds": 2,
+        "optimal": 1,
+        "inline": 1,
+        "broken": 0,
+        "conventions": {"<b>area</b>": 1},
+        "mean_expected_reward": 0.8,
+    }
+    seeds = {"first": 0, "count": 2, "learned": tally, "runs": [{"seed": 0, "learned": "<i>"}]}
+    html = render_seeds(seeds, PREFIX)
+    assert "<td>&lt;b&gt;area&lt;/b&gt; 1</td>" in html
+    assert "<td>&lt;i&gt;</td>" in html
+    assert f'<h4 id="{PREFIX}-seeds-title">Seeds 0 to 1</h4>' in html
