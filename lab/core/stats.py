@@ -1,0 +1,41 @@
+"""Counts of seeds with their uncertainty: the 95% Wilson score interval, and its words.
+
+A count of seeds is a sample: 10 of 20 seeds says the rate over *all* seeds is
+somewhere around a half, not that it is a half. Wilson's interval (Wilson,
+1927) stays inside [0, 1] and behaves at 0 and n, where the normal
+approximation does not; it is what every count on the pages comes with.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["Z_95", "describe_count", "wilson_interval"]
+
+#: The standard normal quantile for a two-sided 95% interval.
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for ``successes`` of ``trials``, as fractions ``(low, high)``."""
+    if trials <= 0:
+        raise ValueError("a count needs at least one trial")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes of {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    # At 0 and n the exact bound is 0 or 1; rounding must not leave it a hair off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def describe_count(successes: int, trials: int, unit: str = "seeds") -> str:
+    """``"10 of 20 seeds; somewhere between 27% and 73% of all seeds"``: a count a reader can use."""
+    low, high = wilson_interval(successes, trials)
+    return (
+        f"{successes} of {trials} {unit}; somewhere between {low:.0%} and {high:.0%} "
+        f"of all {unit}"
+    )
