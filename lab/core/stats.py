@@ -33,9 +33,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 
 
 def describe_count(successes: int, trials: int, unit: str = "seeds") -> str:
-    """``"10 of 20 seeds; somewhere between 27% and 73% of all seeds"``: a count a reader can use."""
+    """``"10 of 20 seeds; somewhere between 30% and 70% of all seeds"``: a count in words."""
     low, high = wilson_interval(successes, trials)
     return (
-        f"{successes} of {trials} {unit}; somewhere between {low:.0%} and {high:.0%} "
-        f"of all {unit}"
+        f"{successes} of {trials} {unit}; somewhere between {low:.0%} and {high:.0%} of all {unit}"
     )
