@@ -1,7 +1,8 @@
 """The language-model lab's results as HTML, for the build and for the worker alike.
 
-Everything here escapes what it shows. Element ids start with the lab's
-``prefix`` (``lab-<id>``) so a page can hold several labs.
+Everything here escapes what it shows, numbers too: a cell may read ``<0.001``.
+Element ids start with the lab's ``prefix`` (``lab-<id>``) so a page can hold
+several labs.
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ METHOD_TEXT = {
 }
 
 
+def _n(x: object, spec: str = "") -> str:
+    """A number as markup: formatted by ``spec``, then escaped like any other text."""
+    return escape(format(x, spec))
+
+
 def _num(x: float, digits: int = 2) -> str:
-    text = f"{x:+.{digits}f}" if digits and x != 0 else f"{x:.{digits}f}"
-    return text.replace("-", "&minus;")
+    spec = f"+.{digits}f" if digits and x != 0 else f".{digits}f"
+    return _n(x, spec).replace("-", "&minus;")
 
 
 def _p(x: float) -> str:
-    if 0 < x < 0.001:
-        return "<0.001"
-    return f"{x:.3f}"
+    return escape("<0.001") if 0 < x < 0.001 else _n(x, ".3f")
 
 
 def _code(text: str) -> str:
@@ -54,7 +58,7 @@ def render_step(step: Mapping[str, Any], prefix: str) -> str:
         rows.append(
             f'<tr{mark}><th scope="row">{i + 1}</th><td>{_code(g["helper"])}</td>'
             f"<td>{_code(g['main'])}</td><td>{escape(VERDICT_TEXT[g['verdict']])}</td>"
-            f"<td>{g['reward']:g}</td><td>{_num(g['advantage'])}</td></tr>"
+            f"<td>{_n(g['reward'], 'g')}</td><td>{_num(g['advantage'])}</td></tr>"
         )
     sample = step["sample"]
     a = sample["advantage"]
@@ -137,15 +141,15 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> str:
     rows = []
     for m in methods:
         t = seeds[m]
-        names = ", ".join(f"{escape(k)} {v}" for k, v in t["conventions"].items()) or "none"
+        names = ", ".join(f"{escape(k)} {_n(v)}" for k, v in t["conventions"].items()) or "none"
         rows.append(
-            f'<tr><th scope="row">{escape(METHOD_TEXT[m])}</th><td>{t["optimal"]} of '
-            f"{t['seeds']}</td><td>{t['inline']}</td><td>{names}</td>"
-            f"<td>{t['mean_expected_reward']:.2f}</td></tr>"
+            f'<tr><th scope="row">{escape(METHOD_TEXT[m])}</th><td>{_n(t["optimal"])} of '
+            f"{_n(t['seeds'])}</td><td>{_n(t['inline'])}</td><td>{names}</td>"
+            f"<td>{_n(t['mean_expected_reward'], '.2f')}</td></tr>"
         )
     head = "".join(f'<th scope="col">{escape(METHOD_TEXT[m])}</th>' for m in methods)
     per_seed = "".join(
-        f'<tr><th scope="row">{r["seed"]}</th>'
+        f'<tr><th scope="row">{_n(r["seed"])}</th>'
         + "".join(f"<td>{escape(str(r.get(m, '')))}</td>" for m in methods)
         + "</tr>"
         for r in seeds["runs"]
