@@ -36,7 +36,7 @@ VENDOR_DIR = "assets/vendor/pyodide"
 LAB_DIR = "assets/lab"
 #: The code editor bundled by editor.py (docs/assets/lab/code-panel.js imports it from here).
 EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
-#: KaTeX, vendored by lesson_hooks/math.py; assets/theme/math.js imports it relative to itself.
+#: KaTeX's stylesheet and fonts (lesson_hooks/katex.py typesets the math at build time).
 KATEX_DIR = "assets/vendor/katex"
 #: The vendored iframe-worker shim and its licence (the downloadable copy only).
 IFRAME_WORKER_DIR = "assets/vendor/iframe-worker"
