@@ -17,8 +17,10 @@ fonts and the licence are vendored to ``KATEX_DIR`` (and so precached for
 offline reading like every site file).
 
 A formula KaTeX refuses fails the build at ``docs/page.md:LINE:`` with KaTeX's
-message, and so does a ``\\(`` or ``\\[`` that no formula closes (a line break
-inside a formula splits it: arithmatex leaves both halves as text). Renders
+message, and so do an inline formula that spans lines and TeX left in a page's
+text outside any formula: a line break inside a formula (the ``\\n`` of ``\\ne``
+read as a newline, say) either reads as a space or, in a table row, splits it
+into two halves that show as TeX. Renders
 are cached in ``node_modules/.cache/lesson-katex/`` by the formula, its mode,
 KaTeX's version and the script, so a warm build runs no Node at all.
 """
@@ -57,8 +59,11 @@ _KEEP = 500  # cached renders (a live preview makes one per edited formula)
 
 #: A formula as arithmatex writes it: its text is the TeX, HTML-escaped, in delimiters.
 _FORMULA = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<text>.*?)</(?P=tag)>', re.DOTALL)
-#: Where a left-over delimiter is not math: code, scripts and form fields show text as it is.
+#: Where TeX is no formula's: code, scripts and form fields show text as it is.
 _NOT_PROSE = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1>", re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+#: A TeX command (``\frac``) or delimiter in a page's text: math that no formula took.
+_TEX = re.compile(r"\\(?:[A-Za-z]{2,}|[()[\]])")
 _OPENERS = (("\\(", "\\)"), ("\\[", "\\]"))
 #: C0 controls are invisible in KaTeX's messages: name them instead.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
@@ -137,13 +142,17 @@ def _formula(match: re.Match[str]) -> Formula:
     return Formula(tex.strip(), display)
 
 
-def unclosed_delimiter(content: str) -> str | None:
-    """The text from a ``\\(`` or ``\\[`` no formula took, if ``content`` has one in its prose."""
-    prose = _NOT_PROSE.sub("", _FORMULA.sub("", content))
-    for opener, _ in _OPENERS:
-        at = prose.find(opener)
-        if at >= 0:
-            return html.unescape(prose[at : at + 40].split("\n")[0].split("<")[0])
+def tex_left_as_text(content: str) -> str | None:
+    """The first piece of ``content``'s prose (a page's HTML) that holds TeX outside a formula.
+
+    A formula a line break split (``\\ne`` read as a newline, say) is no formula
+    to arithmatex: Markdown turns its ``\\(`` into ``(`` and the rest reads as
+    TeX. Code, scripts and form fields are not prose.
+    """
+    prose = _TAG.sub("\n", _NOT_PROSE.sub("", _FORMULA.sub("", content)))
+    for piece in prose.split("\n"):
+        if _TEX.search(piece):
+            return html.unescape(piece).strip()
     return None
 
 
@@ -152,6 +161,13 @@ def line_of(source: str, text: str) -> int | None:
     first = next((line.strip() for line in text.split("\n") if line.strip()), "")
     at = source.find(first) if first else -1
     return source.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+def tex_line(source: str, piece: str) -> int:
+    """The line of ``source`` that ``piece`` of a page's text (TeX left as text) came from."""
+    command = _TEX.search(piece)
+    tries = [piece, piece[command.start() :] if command else "", command[0] if command else ""]
+    return next((line for t in tries if t and (line := line_of(source, t))), 1)
 
 
 def _visible(message: str) -> str:
@@ -281,15 +297,21 @@ def on_page_content(html_content: str, page: Page, config: MkDocsConfig, files: 
     # Only noted here: the content goes into the search index as it is, TeX and all.
     path = display_path(page.file, config)
     source = page.file.content_string
-    left = unclosed_delimiter(html_content)
+    left = tex_left_as_text(html_content)
     if left is not None:
-        line = line_of(source, left)
         raise PluginError(
-            f"{path}:{line or 1}: the formula {left!r}… is never closed, so it shows as TeX. "
-            "A formula ends on the line (or table row) it starts on: a line break inside one "
-            "(such as \\ne typed where \\n reads as a newline) splits it."
+            f"{path}:{tex_line(source, left)}: TeX outside any formula, which shows as TeX: "
+            f"'{_visible(left)}'. Put it between \\( and \\) (or \\[ and \\]), or in `code`; "
+            "a formula a line break split (as \\ne does when its \\n is read as one) is no formula."
         )
     formulas = find_formulas(html_content)
+    split = next((f for f in formulas if not f.display and "\n" in f.tex), None)
+    if split is not None:
+        raise PluginError(
+            f"{path}:{line_of(source, split.tex) or 1}: an inline formula spans lines: "
+            f"'{_visible(split.tex)}'. Keep it on one line; a line break inside one is how an "
+            "escape such as the \\n of \\ne, read as a newline, shows (KaTeX reads it as a space)."
+        )
     if formulas:
         _pages[page.file.src_uri] = _PageMath(path, source, formulas)
     return html_content

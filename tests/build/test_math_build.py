@@ -90,6 +90,40 @@ def test_a_formula_katex_refuses_fails_the_build_at_its_line(project: Path) -> N
     assert "Unexpected end of input in a macro argument, expected '}'" in output
 
 
+@pytest.mark.parametrize(
+    ("split", "problem"),
+    [
+        pytest.param(
+            "\n- \\(\\sum_{h " + "\n" + "e g} R_h\\) for each agent.\n",
+            "an inline formula spans lines: ",
+            id="in-a-paragraph",
+        ),
+        pytest.param(
+            "\n| Baseline | Advantage |\n| --- | --- |\n| loo | \\(\\sum_{h "
+            + "\n"
+            + "e g} R_h\\) |\n",
+            "TeX outside any formula, which shows as TeX: ",
+            id="in-a-table-row",
+        ),
+    ],
+)
+def test_a_formula_a_line_break_split_fails_the_build_at_its_line(
+    project: Path,  # noqa: F811
+    split: str,
+    problem: str,
+) -> None:
+    # What "\\ne" becomes when its \\n is read as a newline.
+    lesson = project / LESSON
+    source = lesson.read_text(encoding="utf-8")
+    anchor = "A Dec-POMDP is a tuple\n"
+    lesson.write_text(source.replace(anchor, anchor + split))
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    where = line_of(lesson, "\\(\\sum_{h")
+    assert f"{LESSON}:{where}: {problem}" in output
+
+
 @pytest.mark.parametrize("page", MATH_PAGES)
 def test_display_and_inline_math_keep_their_mode(site: BuiltSite, page: str) -> None:
     for formula in formulas(parse(pages(site)[page])):
