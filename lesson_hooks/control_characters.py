@@ -75,7 +75,7 @@ def problem(character: str, column: int) -> str:
     text = f"control character {describe(character)} at column {column}"
     escape = _ESCAPES.get(ord(character))
     if escape:
-        text += f"; was {escape[0]} meant, as in {escape[1]}? A string escape turns it into this"
+        text += f"; was {escape[1]} meant? A string escape turns {escape[0]} into this character"
     return text + "."
 
 

@@ -21,8 +21,8 @@ def test_a_backspace_in_a_formula_is_named_at_its_line_with_the_escape_that_made
     with pytest.raises(PluginError) as caught:
         hook.check_text(text, "docs/page.md")
     assert str(caught.value) == (
-        "docs/page.md:3: control character U+0008 (BACKSPACE) at column 33; was \\b meant, "
-        "as in \\bar? A string escape turns it into this."
+        "docs/page.md:3: control character U+0008 (BACKSPACE) at column 33; was \\bar meant? "
+        "A string escape turns \\b into this character."
     )
 
 
@@ -34,7 +34,7 @@ def test_every_control_character_is_reported_with_its_line_and_column() -> None:
     lines = str(caught.value).split("\n")
     assert lines[0].startswith("includes/x.md:1: control character U+000C (FORM FEED) at column 3")
     assert lines[1] == "includes/x.md:3: control character U+001B (ESCAPE) at column 1."
-    assert "U+000D (CARRIAGE RETURN) at column 10; was \\r meant, as in \\rho?" in lines[2]
+    assert "U+000D (CARRIAGE RETURN) at column 10; was \\rho meant?" in lines[2]
 
 
 def test_tabs_and_line_endings_are_text() -> None:
