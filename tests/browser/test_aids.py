@@ -51,6 +51,21 @@ def test_math_reads_without_javascript_in_katexs_fonts(browser: Browser, site: B
     context.close()
 
 
+def test_math_reached_by_instant_navigation_gets_katexs_stylesheet(page: Page) -> None:
+    # Only pages with math link it; Material's instant navigation brings the new page's head.
+    page.goto("summary/")
+    stylesheet = 'link[rel="stylesheet"][href$="vendor/katex/katex.min.css"]'
+    expect(page.locator(stylesheet)).to_have_count(0)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.get_by_role("navigation", name="Navigation").get_by_role(
+        "link", name="Simulation Lab"
+    ).click()
+    expect(page).to_have_url(re.compile(r"/simulation/$"))
+    expect(page.locator(".arithmatex .katex-mathml").first).to_have_css("position", "absolute")
+    assert page.evaluate("() => window.__sameDocument === true"), "not an instant navigation"
+    expect(page.locator(stylesheet)).to_have_count(1)
+
+
 def test_a_definition_shows_on_hover_and_on_keyboard_focus(page: Page) -> None:
     page.goto("lesson/")
     term = page.locator(".md-content abbr", has_text="MARL").first
