@@ -1,8 +1,8 @@
 """No control characters in the site's Markdown: every page, and every file its snippets include.
 
-A C0 control character is invisible in an editor and forbidden in HTML, and in
-this site's pages it has always been a TeX command gone through a string
-escape on its way in: the ``\\b`` of ``\\bar`` became a backspace (U+0008),
+A C0 control character is invisible in an editor and forbidden in HTML, and
+each one found in this site's pages so far was a TeX command gone through a
+string escape on its way in: the ``\\b`` of ``\\bar`` became a backspace (U+0008),
 the ``\\f`` of ``\\frac`` a form feed (U+000C). The formula then reads wrong,
 or not at all. So the build fails at the file and line of each one, naming
 it. Tab and line feed are text; a carriage return is allowed only in a CRLF

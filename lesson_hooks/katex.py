@@ -19,10 +19,11 @@ offline reading like every site file).
 A formula KaTeX refuses fails the build at ``docs/page.md:LINE:`` with KaTeX's
 message, and so do an inline formula that spans lines and TeX left in a page's
 text outside any formula: a line break inside a formula (the ``\\n`` of ``\\ne``
-read as a newline, say) either reads as a space or, in a table row, splits it
-into two halves that show as TeX. Renders
-are cached in ``node_modules/.cache/lesson-katex/`` by the formula, its mode,
-KaTeX's version and the script, so a warm build runs no Node at all.
+read as a newline, say) either reads as a space or, in a table row, splits the
+formula into two halves that show as TeX.
+
+Renders are cached in ``node_modules/.cache/lesson-katex/`` by the formula,
+its mode, KaTeX's version and the script, so a warm build runs no Node at all.
 """
 
 from __future__ import annotations

@@ -29,11 +29,11 @@ class Allowed:
     why: str
 
 
-# The one error set aside, and why. Material marks its drawer and search toggles
-# (hidden checkboxes) autocomplete="off" so that Firefox does not restore them
-# ticked on reload, which would reopen the drawer or the search; HTML allows
-# the attribute only on text-like inputs. It is Material's own template, on
-# every page, and harmless: a browser ignores the attribute there.
+# The one error set aside, and why: Material's own template marks its drawer and
+# search toggles (hidden checkboxes) autocomplete="off", which keeps Firefox from
+# restoring them ticked on a reload (the drawer or the search left open); HTML
+# allows the attribute only on text-like inputs. It is on every page, does no
+# harm, and is not ours to change short of copying Material's base template.
 ALLOWED = (
     Allowed(
         message=(

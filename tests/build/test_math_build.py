@@ -43,7 +43,7 @@ def test_every_formula_is_katexs_markup_with_mathml_and_no_tex_is_left(site: Bui
         for formula in found:
             assert formula.find_all(cls="katex"), (name, formula.text())
             assert formula.find_all("math") and formula.find_all(cls="katex-html"), name
-        # No delimiter left as text: each was typeset (the build refuses a split one).
+        # No formula left as TeX for a script to typeset.
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'class="arithmatex">\\[(\[]', text), name
     assert with_math == set(MATH_PAGES)
@@ -112,7 +112,7 @@ def test_a_formula_a_line_break_split_fails_the_build_at_its_line(
     split: str,
     problem: str,
 ) -> None:
-    # What "\\ne" becomes when its \\n is read as a newline.
+    # What "\ne" becomes when its \n is read as a newline.
     lesson = project / LESSON
     source = lesson.read_text(encoding="utf-8")
     anchor = "A Dec-POMDP is a tuple\n"
