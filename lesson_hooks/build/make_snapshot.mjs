@@ -17,7 +17,9 @@ const [indexDir, archivePath, key, out] = process.argv.slice(2);
 const indexURL = `${resolve(indexDir)}/`;
 const { loadPyodide } = await import(pathToFileURL(`${indexURL}pyodide.mjs`).href);
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, checkAPIVersion: true });
-pyodide.unpackArchive(new Uint8Array(readFileSync(archivePath)), "zip", { extractDir: "/lab-site" });
+pyodide.unpackArchive(new Uint8Array(readFileSync(archivePath)), "zip", {
+  extractDir: "/lab-site",
+});
 pyodide.runPython(`
 import importlib, pkgutil, sys
 sys.path.insert(0, "/lab-site")

@@ -57,8 +57,8 @@ PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
 NOT_PRECACHED = ("*.map", "sitemap.xml.gz", SW_DEST, MANIFEST_DEST)
 # Cached after the lab has first run, not at install (the code editor only serves a lab).
 LAB_GROUP = (f"{VENDOR_DIR}/", EDITOR_BUNDLE)
-# Cached when first fetched: an English site's search never loads these. (The math
-# renderer stays in the install group: a page with math read offline needs it.)
+# Cached when first fetched: an English site's search never loads these. (KaTeX's
+# stylesheet and fonts stay in the install group: a page with math read offline needs them.)
 ON_USE_GROUP = ("assets/javascripts/lunr/",)
 # Served cache-first: names carrying a content hash (Material's bundles, the
 # lab archive), the vendored, version-pinned runtime, and what is cached on use.

@@ -38,7 +38,7 @@ VENDOR_DIR = "assets/vendor/pyodide"
 LAB_DIR = "assets/lab"
 #: The code editor bundled by build/editor.py (docs/assets/lab/widgets/code-panel.js imports it).
 EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
-#: KaTeX, vendored by lesson_hooks/build/katex.py (assets/theme/math.js imports it).
+#: KaTeX's stylesheet and fonts (lesson_hooks/build/katex.py typesets the math at build time).
 KATEX_DIR = "assets/vendor/katex"
 #: The vendored iframe-worker shim and its licence (the downloadable copy only).
 IFRAME_WORKER_DIR = "assets/vendor/iframe-worker"

@@ -1,4 +1,4 @@
-"""The glossary's definitions by hover, keyboard and touch; math typeset from our own origin."""
+"""The glossary's definitions by hover, keyboard and touch; math typeset at build time."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ TOOLTIP = ".md-tooltip2"
 
 
 def test_math_is_typeset_with_a_readable_copy(page: Page) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto("lesson/#worked-example")
     formula = page.locator("#worked-example ~ * .arithmatex").first
     expect(formula.locator(".katex")).to_have_count(1)
@@ -19,18 +21,49 @@ def test_math_is_typeset_with_a_readable_copy(page: Page) -> None:
     expect(page.locator(".arithmatex .katex-mathml math").first).to_be_attached()
     policy = page.locator(".arithmatex", has_text="π")
     expect(policy.first).to_be_attached()
+    # Typeset at build time: the reader's browser downloads no KaTeX code.
+    page.wait_for_load_state("networkidle")
+    assert [url for url in requested if url.endswith("/vendor/katex/katex.min.css")]
+    assert not [url for url in requested if "katex" in url and url.endswith(("js", ".map"))]
+    assert not [url for url in requested if "/theme/math.js" in url]
 
 
-def test_katex_downloads_only_when_math_nears_the_viewport(page: Page) -> None:
+def test_math_reads_without_javascript_in_katexs_fonts(browser: Browser, site: BuiltSite) -> None:
+    """Typeset at build time: it reads with JavaScript off, in KaTeX's own fonts."""
+    context = browser.new_context(java_script_enabled=False, base_url=site.url)
+    page = context.new_page()
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
-    page.goto("lesson/")
-    expect(page.locator("[data-lab='mapping']")).to_be_attached()
+    page.goto("simulation/")
+    discount = page.locator(".arithmatex").filter(
+        has=page.locator("annotation", has_text=r"\gamma \, \bar r_2")
+    )
+    drawing = discount.locator(".katex-html")
+    expect(drawing).to_be_visible()
+    # The bar over r: the accent KaTeX draws, laid out by its own stylesheet and fonts.
+    expect(drawing.locator(".accent-body")).to_have_text("ˉ")
+    assert "KaTeX_Main" in drawing.evaluate("e => getComputedStyle(e.closest('.katex')).fontFamily")
+    expect(discount.locator(".katex-mathml")).to_have_css("position", "absolute")  # read, not shown
     page.wait_for_load_state("networkidle")
-    assert not [url for url in requested if "/vendor/katex/" in url]
-    page.locator("#worked-example").scroll_into_view_if_needed()
-    expect(page.locator("#worked-example ~ * .katex").first).to_be_visible()
-    assert [url for url in requested if url.endswith("/vendor/katex/katex.mjs")]
+    katex = [url for url in requested if "/vendor/katex/" in url]
+    assert any(url.endswith("/katex.min.css") for url in katex)
+    assert any(url.endswith(".woff2") for url in katex)
+    context.close()
+
+
+def test_math_reached_by_instant_navigation_gets_katexs_stylesheet(page: Page) -> None:
+    # Only pages with math link it; Material's instant navigation brings the new page's head.
+    page.goto("summary/")
+    stylesheet = 'link[rel="stylesheet"][href$="vendor/katex/katex.min.css"]'
+    expect(page.locator(stylesheet)).to_have_count(0)
+    page.evaluate("() => { window.__sameDocument = true; }")
+    page.get_by_role("navigation", name="Navigation").get_by_role(
+        "link", name="Simulation Lab"
+    ).click()
+    expect(page).to_have_url(re.compile(r"/simulation/$"))
+    expect(page.locator(".arithmatex .katex-mathml").first).to_have_css("position", "absolute")
+    assert page.evaluate("() => window.__sameDocument === true"), "not an instant navigation"
+    expect(page.locator(stylesheet)).to_have_count(1)
 
 
 def test_a_definition_shows_on_hover_and_on_keyboard_focus(page: Page) -> None:

@@ -280,6 +280,13 @@ def test_the_downloaded_copy_reads_navigates_and_searches_from_disk(
     search(page, "reward")
 
     page.goto(home + "lesson.html")
+    # The math was typeset at build time: it reads from disk, in KaTeX's own fonts.
+    expect(page.locator(".arithmatex .katex-html").first).to_be_visible()
+    loaded = page.evaluate(
+        "() => document.fonts.ready.then(() => [...document.fonts]"
+        ".filter((font) => font.status === 'loaded').map((font) => font.family))"
+    )
+    assert "KaTeX_Main" in loaded, loaded
     lab = page.locator(LAB).first
     expect(lab).to_have_attribute("data-lab-state", "error")
     status = lab.get_by_role("status")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from lab.lm.model import pretrained_models, step_language_models
+from lab.lm.model import pretrained_models, run_language_models, step_language_models
 from lab.lm.render import render_models, render_seeds, render_step
 
 PREFIX = "lab-lm"
@@ -60,3 +61,20 @@ def test_the_seed_table_escapes_what_it_names() -> None:
     assert "<td>&lt;b&gt;area&lt;/b&gt; 1</td>" in html
     assert "<td>&lt;i&gt;</td>" in html
     assert f'<h4 id="{PREFIX}-seeds-title">Seeds 0 to 1</h4>' in html
+
+
+#: A "<" that opens no tag: the HTML checker's "Bad character after <" (and a browser's guess).
+STRAY_LT = re.compile(r"<(?![A-Za-z/!])")
+
+
+def test_every_part_of_a_run_is_free_of_raw_less_than_signs() -> None:
+    params = {"updates": 20, "seeds": 3}
+    result = run_language_models(params)
+    parts = {
+        "pretrained": render_models({"before": pretrained_models()}, PREFIX),
+        "models": render_models({"before": result["before"], "after": result["after"]}, PREFIX),
+        "seeds": render_seeds(result["seeds"], PREFIX),
+        "step": render_step(step_language_models(params, 2), PREFIX),
+    }
+    for name, html in parts.items():
+        assert not STRAY_LT.search(html), (name, STRAY_LT.search(html))
