@@ -22,10 +22,15 @@ class BuiltSite:
 
 
 def mkdocs_build(
-    config: Path, site_dir: Path, *, site_url: str | None = None, strict: bool = True
+    config: Path,
+    site_dir: Path,
+    *,
+    site_url: str | None = None,
+    strict: bool = True,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build`` the way a contributor does; return the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    """Run ``mkdocs build`` the way a contributor does (``env``: more variables, e.g. OFFLINE)."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     if site_url:
         env["SITE_URL"] = site_url
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]

@@ -15,12 +15,14 @@ command that serves the folder. Other builds do not ship ``disk.js``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from lesson_hooks.support.paths import IFRAME_WORKER_DIR, NODE_IFRAME_WORKER, PACKAGE_LOCK
 
@@ -30,6 +32,10 @@ LICENSE_DEST = f"{IFRAME_WORKER_DIR}/LICENSE"
 DISK_SCRIPT = "assets/offline/disk.js"
 # Must match INERT_TYPE in DISK_SCRIPT. Browsers neither fetch nor run it.
 INERT_MODULE_TYPE = "lesson/module"
+# Material writes each inert module as <script src="…" type="lesson/module">; HTML
+# forbids ``src`` on a script that is not JavaScript (a data block), so the copy
+# names the module in ``data-src`` instead, which DISK_SCRIPT reads.
+_INERT_SCRIPT = re.compile(rf'<script src="([^"]*)" type="{re.escape(INERT_MODULE_TYPE)}">')
 
 
 def copy_for_disk(config: MkDocsConfig) -> bool:
@@ -70,6 +76,20 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             script.type = INERT_MODULE_TYPE
     config.extra_javascript.append(DISK_SCRIPT)
     return config
+
+
+def inert_scripts(html: str) -> str:
+    """Each inert module's ``src`` moved to ``data-src``: a valid data block, still named."""
+    return _INERT_SCRIPT.sub(rf'<script type="{INERT_MODULE_TYPE}" data-src="\1">', html)
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return inert_scripts(output) if copy_for_disk(config) else output
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    # The theme's own pages (404.html) carry the same scripts.
+    return inert_scripts(output_content) if copy_for_disk(config) else output_content
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -14,7 +14,7 @@ from mkdocs.utils.meta import get_data
 
 from lesson_hooks.support.paths import NODE_MODULES, ROOT
 from tests.build.test_content import parse
-from tests.conftest import BuiltSite
+from tests.conftest import BuiltSite, mkdocs_build
 
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 TIMEOUT = 300  # seconds; one JVM start and every page take about 5 here
@@ -83,10 +83,9 @@ def java() -> str:
     return found
 
 
-@pytest.fixture(scope="module")
-def findings(site: BuiltSite) -> list[Finding]:
-    """The checker's errors on every built page, from one run (one JVM start)."""
-    pages = sorted(site.dir.rglob("*.html"))
+def check(site_dir: Path) -> list[Finding]:
+    """The checker's errors on every built page of ``site_dir``, from one run (one JVM start)."""
+    pages = sorted(site_dir.rglob("*.html"))
     assert len(pages) >= 8
     done = subprocess.run(
         [java(), "-jar", str(VNU), "--format", "json", "--errors-only", "--stdout"]
@@ -107,7 +106,7 @@ def findings(site: BuiltSite) -> list[Finding]:
         start = m.get("hiliteStart", 0)
         found.append(
             Finding(
-                page=path.relative_to(site.dir.resolve()).as_posix(),
+                page=path.relative_to(site_dir.resolve()).as_posix(),
                 line=m.get("lastLine", m.get("firstLine", 0)),
                 column=m.get("firstColumn", m.get("lastColumn", 0)),
                 message=m["message"],
@@ -117,8 +116,31 @@ def findings(site: BuiltSite) -> list[Finding]:
     return found
 
 
+@pytest.fixture(scope="module")
+def findings(site: BuiltSite) -> list[Finding]:
+    """The hosted site's errors."""
+    return check(site.dir)
+
+
+@pytest.fixture(scope="module")
+def copy_findings(tmp_path_factory: pytest.TempPathFactory) -> list[Finding]:
+    """The downloadable copy's errors (``./dev zip``): its pages differ (``.html`` links,
+    inert module scripts), so they are checked too."""
+    copy = tmp_path_factory.mktemp("copy")
+    done = mkdocs_build(ROOT / "mkdocs.yml", copy, env={"OFFLINE": "true"})
+    assert done.returncode == 0, done.stderr
+    return check(copy)
+
+
 def test_every_page_passes_the_html_checker(findings: list[Finding]) -> None:
     errors = [finding for finding in findings if allowed_by(finding) is None]
+    assert not errors, f"{len(errors)} HTML errors:\n" + "\n".join(map(str, errors))
+
+
+def test_every_page_of_the_downloadable_copy_passes_the_html_checker(
+    copy_findings: list[Finding],
+) -> None:
+    errors = [finding for finding in copy_findings if allowed_by(finding) is None]
     assert not errors, f"{len(errors)} HTML errors:\n" + "\n".join(map(str, errors))
 
 

@@ -10,8 +10,10 @@
   const root = new URL("../../", document.currentScript.src);
 
   if (location.protocol !== "file:") {
+    // The build names each module in data-src (a script that is a data block may
+    // not have a src); relative to the page, like the src it replaced.
     for (const script of document.querySelectorAll(`script[type="${INERT_TYPE}"]`)) {
-      import(script.src);
+      import(new URL(script.dataset.src, document.baseURI).href);
     }
     return;
   }
