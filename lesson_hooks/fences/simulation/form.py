@@ -2,7 +2,8 @@
 
 Every field of the spec becomes one labelled control, by its ``kind``
 (``choice``, ``integer``, ``number``, ``table``), with the spec's label, choice
-texts (``choice_labels``) and limits (said in a hint), an empty error slot the
+texts (``choice_labels``) and limits (said in a hint,
+:func:`lesson_hooks.fences.settings.limits_in_words`), an empty error slot the
 page fills with :func:`lab.validate_params`'s own reason, and, for a field only
 some settings use (``used_when``), those settings as data so the page can hide
 it. A field the model adds to the spec appears here with no other change;
@@ -22,6 +23,7 @@ from mkdocs.exceptions import PluginError
 from lab import param_spec
 from lab.sim.render import field_used, format_number
 from lab.sim.task import HELPER_RESPONSES, MAIN_RESPONSES
+from lesson_hooks.fences.settings import field_help, limits_in_words
 from lesson_hooks.fences.simulation.fence import SimulationLab
 
 #: The choices of the time limit on the reader's code, in seconds (see render_actions).
@@ -43,19 +45,6 @@ def attrs(**attributes: Any) -> str:
         attr = name.rstrip("_").replace("_", "-")
         parts.append(attr if value is True else f'{attr}="{escape(str(value))}"')
     return " ".join(parts)
-
-
-def hint(spec: Mapping[str, Any]) -> str:
-    """The limits of a numeric field, in words."""
-    if spec["kind"] == "integer":
-        return f"Whole number, {spec['min']} to {spec['max']}."
-    if spec["kind"] == "number" and "min_exclusive" in spec:
-        return (
-            f"Above {format_number(spec['min_exclusive'])}, at most {format_number(spec['max'])}."
-        )
-    if spec["kind"] == "number":
-        return f"From {format_number(spec['min'])} to {format_number(spec['max'])}."
-    return ""
 
 
 class Field:
@@ -105,7 +94,7 @@ def render_choice(field: Field) -> str:
         for c in spec["choices"]
     )
     numeric = all(isinstance(c, int | float) and not isinstance(c, bool) for c in spec["choices"])
-    hint_html, hint_id = field.hint(spec.get("hint", ""))
+    hint_html, hint_id = field.hint(field_help(spec))
     select = attrs(
         id=field.id,
         name=field.name,
@@ -120,7 +109,7 @@ def render_choice(field: Field) -> str:
 def render_number(field: Field) -> str:
     """A text input (any text reaches Python, which says what is wrong with it)."""
     spec = field.spec
-    hint_html, hint_id = field.hint(spec.get("hint") or hint(spec))
+    hint_html, hint_id = field.hint(field_help(spec) or limits_in_words(spec))
     inputmode = "numeric" if spec["kind"] == "integer" else "decimal"
     if spec.get("min", 0) < 0:
         inputmode = None  # phone keypads for numeric/decimal may lack a minus sign
@@ -160,7 +149,7 @@ def render_table(field: Field) -> str:
     table = field.lab.params.reward_table
     lo, hi = format_number(spec["min"]), format_number(spec["max"])
     hint_html, hint_id = field.hint(
-        spec.get("hint")
+        field_help(spec)
         or "Rows: the helper's response; columns: the main agent's. Each cell is the shared "
         f"reward, a number from {lo} to {hi}."
     )

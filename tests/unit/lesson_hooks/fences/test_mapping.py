@@ -9,16 +9,12 @@ from typing import ClassVar
 
 import pytest
 
-from lesson_hooks.fences.mapping import (
-    SPEC_DIR,
-    ExerciseError,
-    check_unique,
-    find_fences,
-    parse_page,
-    render_exercise,
-    replace_fences,
-)
+from lesson_hooks.fences.graded import check_unique
+from lesson_hooks.fences.mapping import SPEC_DIR, parse_page, render_exercise
+from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.paths import ROOT
+from tests.support.located import raises_located
+from tests.support.markdown import convert
 
 LESSON = ROOT / "docs" / "lesson.md"
 PATH = "docs/page.md"
@@ -122,25 +118,31 @@ def test_multiline_yaml_text_is_folded() -> None:
 # ----------------------------------------------------------------- fences
 
 
-def test_only_three_backtick_fences_at_the_start_of_a_line() -> None:
+def test_every_block_superfences_reads_is_found_and_none_inside_other_code_blocks() -> None:
     markdown = (
         "````markdown\n```lab-mapping\nid: shown-as-an-example\n```\n````\n\n"
         "~~~\n```lab-mapping\n~~~\n\n"
         "````lab-mapping\nid: four-backticks\n````\n\n"
-        "    ```lab-mapping\n    id: indented\n    ```\n\n"
+        "!!! note\n\n    ```lab-mapping\n    id: in-an-admonition\n    ```\n\n"
+        '=== "Tab"\n\n    ~~~lab-mapping\n    id: in-a-tab\n    ~~~\n\n'
         "```python\nprint('```lab-mapping')\n```\n\n"
         f"```lab-mapping\n{VALID}```\n"
     )
-    fences = find_fences(markdown, PATH)
-    assert len(fences) == 1
-    assert fences[0].line == markdown.split("\n").index("id: tiny")
-    assert fences[0].body.startswith("id: tiny\n")
+    lines = markdown.split("\n")
+    found = [(fence.line, fence.body.split("\n")[0]) for fence in find_lab_fences(markdown, PATH)]
+    assert found == [
+        (lines.index("````lab-mapping") + 1, "id: four-backticks"),
+        (lines.index("    ```lab-mapping") + 1, "id: in-an-admonition"),
+        (lines.index("    ~~~lab-mapping") + 1, "id: in-a-tab"),
+        (max(n for n, line in enumerate(lines, 1) if line == "```lab-mapping"), "id: tiny"),
+    ]
 
 
-def test_replace_fences_swaps_only_the_fence() -> None:
-    markdown = page(VALID)
-    out = replace_fences(markdown, PATH, ["<div>LAB</div>"])
-    assert out == "# Title\n\nSome text.\n\n\n<div>LAB</div>\n\n\nMore text.\n"
+def test_the_block_becomes_the_exercise_in_place() -> None:
+    html = convert(page(VALID))
+    (exercise,) = parse_page(page(VALID), PATH)
+    markup = render_exercise(exercise, "assets/lab/exercises/tiny.json")
+    assert html == f"<h1>Title</h1>\n<p>Some text.</p>\n{markup}\n<p>More text.</p>"
 
 
 # ------------------------------------------------------------- validation
@@ -251,11 +253,7 @@ ERRORS = {
 def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> None:
     markdown = page(body)
     line = marked_line(markdown) if MARK in markdown else fence_line(markdown)
-    with pytest.raises(ExerciseError) as caught:
-        parse_page(markdown, PATH)
-    message = str(caught.value)
-    assert message.startswith(f"{PATH}:{line}: "), message
-    assert problem in message
+    raises_located(lambda: parse_page(markdown, PATH), PATH, line, problem)
 
 
 def test_complete_feedback_passes_when_every_pair_has_a_line() -> None:
@@ -298,19 +296,20 @@ def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
 
 def test_unclosed_fence() -> None:
     markdown = "# Title\n\n```lab-mapping\n" + VALID
-    with pytest.raises(ExerciseError, match=r"^docs/page\.md:3: the ```lab-mapping fence is never"):
-        find_fences(markdown, PATH)
+    raises_located(
+        lambda: parse_page(markdown, PATH), PATH, 3, "the ```lab-mapping fence is never closed."
+    )
 
 
 def test_ids_are_unique_across_the_site() -> None:
     first = parse_page(page(VALID), "docs/a.md")
     second_page = "Intro.\n\n" + page(VALID)
     second = parse_page(second_page, "docs/b.md")
-    with pytest.raises(ExerciseError) as caught:
-        check_unique(first + second)
-    assert str(caught.value) == (
-        f"docs/b.md:{fence_line(second_page)}: exercise id 'tiny' is already used at "
-        f"docs/a.md:{fence_line(page(VALID))}."
+    raises_located(
+        lambda: check_unique(first + second, "exercise"),
+        "docs/b.md",
+        fence_line(second_page),
+        f"exercise id 'tiny' is already used at docs/a.md:{fence_line(page(VALID))}.",
     )
 
 

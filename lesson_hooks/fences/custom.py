@@ -1,0 +1,141 @@
+"""Lab blocks as SuperFences custom fences, and what their formatters know of the page.
+
+``mkdocs.yml`` registers each kind's fence under ``pymdownx.superfences``'
+``custom_fences`` (as Material's mermaid and markdown-exec do), so a lab block
+works wherever a fenced block works: at the top of a page, in an admonition,
+a collapsible block, a content tab or a list item. Its ``format`` is the
+kind's :meth:`LabFence.format`, its ``validator`` :func:`validator`.
+
+SuperFences gives a formatter the block's body and nothing of the page. The
+build's hook (:mod:`lesson_hooks.fences.site`) tells this module, before a page
+is rendered, which lab blocks the page's file holds and where
+(:func:`enter`); each formatter claims its block by name and body
+(:func:`claim`), so its errors name the line in the file and its links are
+relative to its page. Without that hook (a build that runs no MkDocs hooks) a
+block still renders, with what it can know: its errors count lines from its
+opening fence, its links are written as if from the site's root.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+from lesson_hooks.fences.base import Fence, FenceError, Page
+from lesson_hooks.fences.graded import check_unique
+from lesson_hooks.fences.scan import find_lab_fences
+
+B = TypeVar("B")
+
+#: Where a kind's ``id`` must be unique: across the site, or on its page.
+Scope = Literal["site", "page"]
+
+
+@dataclass(frozen=True)
+class LabFence(Generic[B]):
+    """One kind of lab block: how it is read and rendered, and the scope of its ids."""
+
+    kind: str
+    #: The block checked, or a :class:`~lesson_hooks.fences.base.FenceError` at its line.
+    read: Callable[[Fence], B]
+    #: Its markup; one element (a block-level tag first), so Markdown places it as it stands.
+    render: Callable[[B, Fence], str]
+    unique: Scope | None = None
+    #: What a repeated id calls the block ("exercise id 'x' is already used at ...").
+    noun: str = ""
+
+    @property
+    def name(self) -> str:
+        """The fence's name: ```` ```lab-<kind> ````."""
+        return f"lab-{self.kind}"
+
+    def read_fences(self, fences: list[Fence]) -> list[B]:
+        """This kind's blocks among one page's ``fences``, read, their ids checked on the page."""
+        blocks = [self.read(fence) for fence in fences if fence.name == self.name]
+        if self.unique == "site":
+            check_unique(blocks, self.noun)
+        elif self.unique == "page":
+            check_unique_on_page(blocks)
+        return blocks
+
+    def read_page(self, markdown: str, path: str) -> list[B]:
+        """This kind's blocks in one page's file, in order."""
+        return self.read_fences(find_lab_fences(markdown, path))
+
+    def format(
+        self, source: str, language: str, class_name: str, options: dict, md: Any, **kwargs: Any
+    ) -> str:
+        """SuperFences' formatter: the block's markup."""
+        fence = claim(language, source)
+        markup = self.render(self.read(fence), fence)
+        if _page is not None:
+            _page.markup[fence] = markup
+        return markup
+
+
+def check_unique_on_page(labs: list[Any]) -> None:
+    """Labs of one kind on one page need their own ids (their elements' ids start with it)."""
+    first: dict[str, Any] = {}
+    for lab in labs:
+        other = first.setdefault(lab.id, lab)
+        if other is not lab:
+            raise FenceError(
+                lab.path,
+                lab.line,
+                f"a lab with id {lab.id!r} is already on this page (line {other.line}); "
+                "give this one its own `id`.",
+            )
+
+
+def validator(language: str, inputs: dict, options: dict, attrs: dict, md: Any) -> bool:
+    """SuperFences' validator: a lab block takes no options (its settings are its YAML)."""
+    return not inputs
+
+
+# ------------------------------------------------------------ the page in hand
+
+
+@dataclass
+class Rendering:
+    """The lab blocks of the page being rendered, and the markup each was given."""
+
+    page: Page
+    fences: list[Fence]
+    markup: dict[Fence, str] = field(default_factory=dict)
+
+
+_page: Rendering | None = None
+
+
+def enter(page: Page, fences: list[Fence]) -> None:
+    """The page about to be rendered holds ``fences`` (its file's lab blocks, in order)."""
+    global _page
+    _page = Rendering(page, fences)
+
+
+def leave() -> Rendering | None:
+    """The page is rendered: what its formatters claimed and made."""
+    global _page
+    done, _page = _page, None
+    return done
+
+
+def _same(text: str) -> str:
+    # SuperFences reads tabs expanded and whitespace-only lines emptied.
+    return "\n".join(line.rstrip() for line in text.expandtabs(4).split("\n")).strip("\n")
+
+
+def claim(name: str, source: str) -> Fence:
+    """The page's first unclaimed block named ``name`` with this body, else an unplaced one.
+
+    SuperFences reads a page's blocks in order, so among blocks with one body
+    the first unclaimed is this one.
+    """
+    if _page is None:
+        return Fence(name, source)
+    body = _same(source)
+    for fence in _page.fences:
+        if fence.name == name and fence not in _page.markup and _same(fence.body) == body:
+            return fence
+    return Fence(name, source, page=_page.page)

@@ -1,0 +1,85 @@
+"""The graded-block base: a block the worker grades against a spec file (mapping, quiz).
+
+A graded block's spec is JSON with a ``version`` (a hash of everything else, so
+answers a reader saved for another version are not applied), written to
+``assets/lab/<dir>/<id>.json`` by the build; its ``id`` names that file, so it
+is unique across the site (:func:`check_unique`, which the task block shares).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar, Protocol
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+from lesson_hooks.fences.base import FenceError, Page
+
+
+class Placed(Protocol):
+    """A block with an id, at a place in the site."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def path(self) -> str | None: ...
+
+    @property
+    def line(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A graded block; a kind sets ``SPEC_DIR`` and says what it grades (:meth:`content`)."""
+
+    SPEC_DIR: ClassVar[str]
+
+    id: str
+    path: str | None
+    line: int
+
+    def content(self) -> dict[str, Any]:
+        """What the grader reads, ``id`` first."""
+        raise NotImplementedError
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The JSON the grader reads; ``version`` hashes everything else."""
+        content = self.content()
+        canonical = json.dumps(content, sort_keys=True, ensure_ascii=False)
+        version = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+        return {"id": self.id, "version": version, **content}
+
+    @property
+    def spec_path(self) -> str:
+        """Where the spec lives in the built site."""
+        return f"{self.SPEC_DIR}/{self.id}.json"
+
+    def spec_url(self, page: Page) -> str:
+        """The spec's URL as ``page`` reaches it."""
+        return get_relative_url(self.spec_path, page.url)
+
+    def spec_file(self, config: MkDocsConfig) -> File:
+        """The spec as a file of the built site."""
+        content = json.dumps(self.spec, ensure_ascii=False, indent=2) + "\n"
+        return File.generated(config, self.spec_path, content=content)
+
+
+def check_unique(blocks: Iterable[Placed], noun: str) -> None:
+    """Ids are unique across the site: the second use fails, naming the first."""
+    first: dict[str, Placed] = {}
+    for block in blocks:
+        other = first.setdefault(block.id, block)
+        if other is not block:
+            raise FenceError(
+                block.path,
+                block.line,
+                f"{noun} id {block.id!r} is already used at {other.path}:{other.line}.",
+            )
