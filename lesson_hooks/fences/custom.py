@@ -7,7 +7,7 @@ a collapsible block, a content tab or a list item. Its ``format`` is the
 kind's :meth:`LabFence.format`, its ``validator`` :func:`validator`.
 
 SuperFences gives a formatter the block's body and nothing of the page. The
-build's hook (:mod:`lesson_hooks.fences.site`) tells this module, before a page
+build's hook (:mod:`lesson_hooks.fences.sitewide`) tells this module, before a page
 is rendered, which lab blocks the page's file holds and where
 (:func:`enter`); each formatter claims its block by name and body
 (:func:`claim`), so its errors name the line in the file and its links are

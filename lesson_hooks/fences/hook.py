@@ -1,4 +1,4 @@
-"""MkDocs hook: the site-wide side of the lab blocks (:mod:`lesson_hooks.fences.site`).
+"""MkDocs hook: the site-wide side of the lab blocks (:mod:`lesson_hooks.fences.sitewide`).
 
 The blocks themselves are SuperFences custom fences (``mkdocs.yml``); this hook
 reads every page's blocks before any page renders, tells the formatters where
@@ -13,18 +13,18 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from lesson_hooks.fences import site
+from lesson_hooks.fences import sitewide
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    return site.read_site(files, config)
+    return sitewide.read_site(files, config)
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    site.enter(page, config)
+    sitewide.enter(page, config)
     return markdown
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    site.leave(page, html)
+    sitewide.leave(page, html)
     return html

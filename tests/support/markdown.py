@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import markdown
 
-from lesson_hooks.fences.site import custom_fences
+from lesson_hooks.fences.sitewide import custom_fences
 
 
 def convert(text: str) -> str:

@@ -2,7 +2,7 @@
 
 - :mod:`.fence` reads and checks the block (``path:line:`` errors);
 - :mod:`.form` draws the form from :func:`lab.param_spec`;
-- :mod:`.code` shows the reader's editable code;
+- :mod:`.code_panel` shows the reader's editable code;
 - :mod:`.lab` assembles the lab and places the transcript, rendered by
   :mod:`lab.sim.render` (as the worker renders every later run), and is the
   block's custom fence (:data:`FENCE`, :func:`formatter`).

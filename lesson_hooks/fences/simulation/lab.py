@@ -22,7 +22,7 @@ from mkdocs.utils import get_relative_url
 from lab import run_experiment
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.simulation.code import render_code
+from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
 from lesson_hooks.support.memo import memoized
