@@ -40,6 +40,7 @@ class LabFence(Generic[B]):
     #: The block checked, or a :class:`~lesson_hooks.fences.base.FenceError` at its line.
     read: Callable[[Fence], B]
     #: Its markup; one element (a block-level tag first), so Markdown places it as it stands.
+    #: Both are module-level functions: Zensical pickles the Markdown configuration.
     render: Callable[[B, Fence], str]
     unique: Scope | None = None
     #: What a repeated id calls the block ("exercise id 'x' is already used at ...").

@@ -50,6 +50,10 @@ def render_worked_example(params: dict[str, object]) -> str:
     return f'<div class="lesson-episode" data-lesson-episode>\n{episode}\n</div>'
 
 
-FENCE = LabFence("episode", read_params, lambda params, fence: render_worked_example(params))
+def _render(params: dict[str, object], fence: Fence) -> str:
+    return render_worked_example(params)
+
+
+FENCE = LabFence("episode", read_params, _render)
 formatter = FENCE.format
 parse_page = FENCE.read_page

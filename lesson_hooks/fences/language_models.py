@@ -141,11 +141,10 @@ settings make: press it again for the one after.</p>
 </div>"""
 
 
-FENCE = LabFence(
-    "language-models",
-    read_language_models,
-    lambda lab, fence: render_lab(lab, get_relative_url(STYLESHEET, fence.page.url)),
-    unique="page",
-)
+def _render(lab: LanguageModelsLab, fence: Fence) -> str:
+    return render_lab(lab, get_relative_url(STYLESHEET, fence.page.url))
+
+
+FENCE = LabFence("language-models", read_language_models, _render, unique="page")
 formatter = FENCE.format
 parse_page = FENCE.read_page

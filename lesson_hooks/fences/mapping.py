@@ -248,12 +248,10 @@ data-lab-version="{spec["version"]}">
 </div>"""
 
 
-FENCE = LabFence(
-    "mapping",
-    read_exercise,
-    lambda exercise, fence: render_exercise(exercise, exercise.spec_url(fence.page)),
-    unique="site",
-    noun="exercise",
-)
+def _render(exercise: Exercise, fence: Fence) -> str:
+    return render_exercise(exercise, exercise.spec_url(fence.page))
+
+
+FENCE = LabFence("mapping", read_exercise, _render, unique="site", noun="exercise")
 formatter = FENCE.format
 parse_page = FENCE.read_page

@@ -206,13 +206,11 @@ data-lab-version="{quiz.spec["version"]}">
 </div>"""
 
 
-FENCE = LabFence(
-    "quiz",
-    read_quiz,
-    lambda quiz, fence: render_quiz(quiz, quiz.spec_url(fence.page)),
-    unique="site",
-    noun="quiz",
-)
+def _render(quiz: Quiz, fence: Fence) -> str:
+    return render_quiz(quiz, quiz.spec_url(fence.page))
+
+
+FENCE = LabFence("quiz", read_quiz, _render, unique="site", noun="quiz")
 formatter = FENCE.format
 parse_page = FENCE.read_page
 # The names the quiz's grader tests (tests/unit/lab/graded) read it by.

@@ -21,6 +21,7 @@ from mkdocs.utils import get_relative_url
 
 from lab import run_experiment
 from lab.sim.render import SLOTS, method_labels, render_episode
+from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
@@ -115,11 +116,10 @@ role="region" aria-label="Partner scores"></div>
 </div>""")
 
 
-FENCE = LabFence(
-    "simulation",
-    read_simulation,
-    lambda lab, fence: render_lab(lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url)),
-    unique="page",
-)
+def _render(lab: SimulationLab, fence: Fence) -> str:
+    return render_lab(lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url))
+
+
+FENCE = LabFence("simulation", read_simulation, _render, unique="page")
 formatter = FENCE.format
 parse_page = FENCE.read_page

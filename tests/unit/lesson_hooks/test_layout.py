@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import pickle
 import sys
 from pathlib import Path
 
@@ -97,3 +98,10 @@ def test_mkdocs_yml_registers_one_custom_fence_per_lab_kind() -> None:
         assert entry["class"] == entry["name"]
         assert getattr(importlib.import_module(module), name) == FENCES[entry["name"]].format
         assert entry["validator"] == f"{custom.__name__}.validator"
+
+
+def test_every_formatter_pickles() -> None:
+    """Zensical pickles the Markdown configuration, formatters included."""
+    for fence in FENCES.values():
+        copy = pickle.loads(pickle.dumps(fence.format))
+        assert copy.__self__ == fence and copy.__func__ is type(fence).format
