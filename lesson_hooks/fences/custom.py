@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
-from lesson_hooks.fences.base import Fence, FenceError, Page
+from lesson_hooks.fences.base import Fence, Page
 from lesson_hooks.fences.graded import check_unique
 from lesson_hooks.fences.scan import find_lab_fences
 
@@ -47,6 +47,16 @@ class LabFence(Generic[B]):
     noun: str = ""
 
     @property
+    def repeated(self) -> str:
+        """How a repeated id is refused (:func:`~lesson_hooks.fences.graded.check_unique`)."""
+        if self.unique == "site":
+            return f"{self.noun} id {{id!r}} is already used at {{path}}:{{line}}."
+        return (
+            "a lab with id {id!r} is already on this page (line {line}); "
+            "give this one its own `id`."
+        )
+
+    @property
     def name(self) -> str:
         """The fence's name: ```` ```lab-<kind> ````."""
         return f"lab-{self.kind}"
@@ -54,10 +64,8 @@ class LabFence(Generic[B]):
     def read_fences(self, fences: list[Fence]) -> list[B]:
         """This kind's blocks among one page's ``fences``, read, their ids checked on the page."""
         blocks = [self.read(fence) for fence in fences if fence.name == self.name]
-        if self.unique == "site":
-            check_unique(blocks, self.noun)
-        elif self.unique == "page":
-            check_unique_on_page(blocks)
+        if self.unique:
+            check_unique(blocks, self.repeated)
         return blocks
 
     def read_page(self, markdown: str, path: str) -> list[B]:
@@ -73,20 +81,6 @@ class LabFence(Generic[B]):
         if _page is not None:
             _page.markup[fence] = markup
         return markup
-
-
-def check_unique_on_page(labs: list[Any]) -> None:
-    """Labs of one kind on one page need their own ids (their elements' ids start with it)."""
-    first: dict[str, Any] = {}
-    for lab in labs:
-        other = first.setdefault(lab.id, lab)
-        if other is not lab:
-            raise FenceError(
-                lab.path,
-                lab.line,
-                f"a lab with id {lab.id!r} is already on this page (line {other.line}); "
-                "give this one its own `id`.",
-            )
 
 
 def validator(language: str, inputs: dict, options: dict, attrs: dict, md: Any) -> bool:

@@ -3,7 +3,7 @@
 A graded block's spec is JSON with a ``version`` (a hash of everything else, so
 answers a reader saved for another version are not applied), written to
 ``assets/lab/<dir>/<id>.json`` by the build; its ``id`` names that file, so it
-is unique across the site (:func:`check_unique`, which the task block shares).
+is unique across the site (:func:`check_unique`, which the task block and the labs share).
 """
 
 from __future__ import annotations
@@ -72,14 +72,15 @@ class Graded:
         return File.generated(config, self.spec_path, content=content)
 
 
-def check_unique(blocks: Iterable[Placed], noun: str) -> None:
-    """Ids are unique across the site: the second use fails, naming the first."""
+def check_unique(blocks: Iterable[Placed], repeated: str) -> None:
+    """Ids are unique among ``blocks``: the second use of one fails, naming the first.
+
+    ``repeated`` words the error from the ``id`` and the first use's ``path``
+    and ``line`` (:attr:`lesson_hooks.fences.custom.LabFence.repeated`).
+    """
     first: dict[str, Placed] = {}
     for block in blocks:
         other = first.setdefault(block.id, block)
         if other is not block:
-            raise FenceError(
-                block.path,
-                block.line,
-                f"{noun} id {block.id!r} is already used at {other.path}:{other.line}.",
-            )
+            problem = repeated.format(id=block.id, path=other.path, line=other.line)
+            raise FenceError(block.path, block.line, problem)

@@ -218,4 +218,4 @@ QuizError = FenceError
 
 
 def check_unique(quizzes: list[Quiz]) -> None:
-    graded.check_unique(quizzes, FENCE.noun)
+    graded.check_unique(quizzes, FENCE.repeated)

@@ -97,7 +97,7 @@ def read_site(files: Files, config: MkDocsConfig) -> Files:
             by_name[fence.name].append(block)
     for name, blocks in by_name.items():
         if FENCES[name].unique == "site":
-            check_unique(blocks, FENCES[name].noun)
+            check_unique(blocks, FENCES[name].repeated)
         for block in blocks:
             if isinstance(block, Graded):
                 files.append(block.spec_file(config))

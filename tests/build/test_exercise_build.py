@@ -8,21 +8,18 @@ from pathlib import Path
 
 from lesson_hooks.fences.mapping import parse_page
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
-from tests.support.located import build_fails_at, line_of
+from tests.support.located import build_fails_at, edit_fails_at, line_of
 
 LESSON = "docs/lesson.md"
 
 
 def test_a_wrong_answer_fails_the_build_at_its_line(project: Path) -> None:
-    lesson = project / LESSON
-    source = lesson.read_text(encoding="utf-8")
-    assert source.count("    answer: Policy\n") == 1
-    lesson.write_text(source.replace("    answer: Policy\n", "    answer: Polcy\n"))
-
-    build_fails_at(
-        mkdocs_build(project / "mkdocs.yml", project / "site"),
+    edit_fails_at(
+        project,
         LESSON,
-        line_of(lesson.read_text(encoding="utf-8"), "answer: Polcy"),
+        "    answer: Policy\n",
+        "    answer: Polcy\n",
+        "answer: Polcy",
         "the answer of part 2, 'Polcy', is not one of the concepts",
     )
 
@@ -62,16 +59,12 @@ def test_the_built_site_ships_each_exercise_spec(site: BuiltSite) -> None:
 def test_a_lab_fence_below_front_matter_fails_at_the_files_line(project: Path) -> None:
     # MkDocs hands hooks the page without its front matter; the error still names the
     # line a contributor sees in the file.
-    page = project / "docs" / "simulation.md"
-    source = page.read_text(encoding="utf-8")
-    assert source.startswith("---\n") and source.count("```lab-simulation\n```") == 1
-    page.write_text(
-        source.replace("```lab-simulation\n```", "```lab-simulation\ndefaults:\n  turns: 3\n```")
-    )
-
-    build_fails_at(
-        mkdocs_build(project / "mkdocs.yml", project / "site"),
+    assert (project / "docs" / "simulation.md").read_text(encoding="utf-8").startswith("---\n")
+    edit_fails_at(
+        project,
         "docs/simulation.md",
-        line_of(page.read_text(encoding="utf-8"), "turns: 3"),
+        "```lab-simulation\n```",
+        "```lab-simulation\ndefaults:\n  turns: 3\n```",
+        "turns: 3",
         "`defaults`: turns: Turns must be 1 or 2",
     )

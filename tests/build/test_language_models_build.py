@@ -8,8 +8,8 @@ from html import escape
 from pathlib import Path
 
 from lab.lm.model import step_language_models
-from tests.conftest import BuiltSite, mkdocs_build
-from tests.support.located import build_fails_at, line_of
+from tests.conftest import BuiltSite
+from tests.support.located import edit_fails_at
 
 PAGE = "docs/language-models.md"
 
@@ -39,18 +39,11 @@ def test_the_lesson_and_the_simulation_page_link_to_it(site: BuiltSite) -> None:
 
 
 def test_a_bad_default_fails_the_build_at_its_line(project: Path) -> None:
-    page = project / PAGE
-    source = page.read_text(encoding="utf-8")
-    assert source.count("```lab-language-models\n```") == 1
-    page.write_text(
-        source.replace(
-            "```lab-language-models\n```",
-            "```lab-language-models\ndefaults:\n  group_size: 1\n```",
-        )
-    )
-    build_fails_at(
-        mkdocs_build(project / "mkdocs.yml", project / "site"),
+    edit_fails_at(
+        project,
         PAGE,
-        line_of(page.read_text(encoding="utf-8"), "  group_size: 1"),
+        "```lab-language-models\n```",
+        "```lab-language-models\ndefaults:\n  group_size: 1\n```",
+        "  group_size: 1",
         "`defaults`: group_size: Group size must be a whole number from 2 to 64; got 1.",
     )

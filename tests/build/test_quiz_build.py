@@ -7,23 +7,18 @@ from pathlib import Path
 
 from lesson_hooks.fences.quiz import parse_page
 from tests.build.test_exercise_build import LESSON
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
-from tests.support.located import build_fails_at, line_of
+from tests.conftest import ROOT, BuiltSite
+from tests.support.located import edit_fails_at
 
 
 def test_a_quiz_option_without_feedback_fails_the_build_at_its_line(project: Path) -> None:
-    lesson = project / LESSON
-    source = lesson.read_text(encoding="utf-8")
-    line = (
-        "        feedback: Communication alone does not make a problem cooperative. "
-        "What matters is whether the agents share one reward.\n"
-    )
-    assert source.count(line) == 1
-    lesson.write_text(source.replace(line, "        feedbak: x\n"))
-    build_fails_at(
-        mkdocs_build(project / "mkdocs.yml", project / "site"),
+    edit_fails_at(
+        project,
         LESSON,
-        line_of(lesson.read_text(encoding="utf-8"), "feedbak: x"),
+        "        feedback: Communication alone does not make a problem cooperative. "
+        "What matters is whether the agents share one reward.\n",
+        "        feedbak: x\n",
+        "feedbak: x",
         "unknown key 'feedbak' in option 3 of question 1",
     )
 

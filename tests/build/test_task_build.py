@@ -6,22 +6,19 @@ import re
 from pathlib import Path
 
 from lesson_hooks.fences.task import parse_page
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
-from tests.support.located import build_fails_at, line_of
+from tests.conftest import ROOT, BuiltSite
+from tests.support.located import edit_fails_at
 
 PAGES = {"docs/simulation.md": "simulation", "docs/language-models.md": "language-models"}
 
 
 def test_a_condition_outside_the_language_fails_the_build_at_its_line(project: Path) -> None:
-    page = project / "docs" / "simulation.md"
-    source = page.read_text(encoding="utf-8")
-    old = "    when: seeds.methods.learned.reached_optimum == 0\n    right: true\n"
-    assert source.count(old) == 1
-    page.write_text(source.replace(old, "    when: __import__('os')\n    right: true\n"))
-    build_fails_at(
-        mkdocs_build(project / "mkdocs.yml", project / "site"),
+    edit_fails_at(
+        project,
         "docs/simulation.md",
-        line_of(page.read_text(encoding="utf-8"), "when: __import__('os')"),
+        "    when: seeds.methods.learned.reached_optimum == 0\n    right: true\n",
+        "    when: __import__('os')\n    right: true\n",
+        "when: __import__('os')",
         "the `when` of option 3: __import__() is not allowed",
     )
 

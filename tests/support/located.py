@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lesson_hooks.fences.base import FenceError
+from tests.conftest import mkdocs_build
 
 
 def assert_located(text: str, path: str, line: int, problem: str) -> None:
@@ -45,3 +47,14 @@ def line_of(text: str, part: str) -> int:
     """1-based number of the only line of ``text`` containing ``part``."""
     (number,) = [n for n, line in enumerate(text.split("\n"), 1) if part in line]
     return number
+
+
+def edit_fails_at(project: Path, page: str, old: str, new: str, at: str, problem: str) -> None:
+    """With the one ``old`` of ``page`` made ``new``, the build fails at the line holding ``at``."""
+    path = project / page
+    source = path.read_text(encoding="utf-8")
+    assert source.count(old) == 1, old
+    text = source.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    result = mkdocs_build(project / "mkdocs.yml", project / "site")
+    build_fails_at(result, page, line_of(text, at), problem)

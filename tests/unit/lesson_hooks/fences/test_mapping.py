@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
-from typing import ClassVar
 
 import pytest
 
 from lesson_hooks.fences.graded import check_unique
-from lesson_hooks.fences.mapping import SPEC_DIR, parse_page, render_exercise
+from lesson_hooks.fences.mapping import FENCE, SPEC_DIR, parse_page, render_exercise
 from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.paths import ROOT
+from tests.support.html import Node, normalise, parse_html
 from tests.support.located import raises_located
 from tests.support.markdown import convert
 
@@ -306,7 +304,7 @@ def test_ids_are_unique_across_the_site() -> None:
     second_page = "Intro.\n\n" + page(VALID)
     second = parse_page(second_page, "docs/b.md")
     raises_located(
-        lambda: check_unique(first + second, "exercise"),
+        lambda: check_unique(first + second, FENCE.repeated),
         "docs/b.md",
         fence_line(second_page),
         f"exercise id 'tiny' is already used at docs/a.md:{fence_line(page(VALID))}.",
@@ -316,61 +314,6 @@ def test_ids_are_unique_across_the_site() -> None:
 # ------------------------------------------------------------- rendering
 
 
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str | None]
-    children: list[Node | str] = field(default_factory=list)
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-    def find_all(self, predicate) -> list[Node]:
-        found = [self] if predicate(self) else []
-        for child in self.children:
-            if isinstance(child, Node):
-                found += child.find_all(predicate)
-        return found
-
-    def find(self, predicate) -> Node:
-        (node,) = self.find_all(predicate)
-        return node
-
-
-class _TreeBuilder(HTMLParser):
-    VOID: ClassVar[set[str]] = {"br", "img", "input", "hr", "meta", "link"}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        if tag not in self.VOID:
-            self.stack.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
-        self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse_html(markup: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(markup)
-    builder.close()
-    assert builder.stack == [builder.root], "unclosed elements"
-    return builder.root
-
-
-def has(attr: str, value: str | None = None):
-    return lambda node: attr in node.attrs and (value is None or node.attrs[attr] == value)
-
-
 def test_rendering_reads_as_the_exercise_without_javascript() -> None:
     (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
     url = "../assets/lab/exercises/llm-collaboration.json"
@@ -378,48 +321,47 @@ def test_rendering_reads_as_the_exercise_without_javascript() -> None:
     assert "\n\n" not in markup  # one raw HTML block for Python-Markdown
     tree = parse_html(markup)
 
-    lab = tree.find(has("data-lab", "mapping"))
+    lab = tree.one(**{"data-lab": "mapping"})
     assert lab.attrs["data-lab-id"] == "llm-collaboration"
     assert lab.attrs["data-lab-spec"] == url
     assert lab.attrs["data-lab-version"] == exercise.spec["version"]
 
-    prompt = lab.find(lambda n: n.tag == "p" and "lab-mapping__prompt" in n.attrs["class"])
-    assert prompt.text() == exercise.prompt
+    assert lab.find("p", "lab-mapping__prompt").text() == normalise(exercise.prompt)
 
-    concepts = lab.find(has("data-lab-concepts"))
+    concepts = lab.one(**{"data-lab-concepts": None})
     assert concepts.tag == "ul"
     items = [c for c in concepts.children if isinstance(c, Node)]
-    assert [item.text() for item in items] == list(exercise.concepts)
+    assert [item.text() for item in items] == [normalise(c) for c in exercise.concepts]
     assert [item.attrs["data-lab-concept"] for item in items] == list(exercise.concepts)
 
-    parts = lab.find(has("data-lab-parts"))
+    parts = lab.one(**{"data-lab-parts": None})
     assert parts.tag == "ol"
     items = [c for c in parts.children if isinstance(c, Node)]
     assert [item.attrs["data-lab-part"] for item in items] == ["1", "2", "3", "4", "5"]
-    assert [item.text() for item in items] == [part.text for part in exercise.parts]
+    assert [item.text() for item in items] == [normalise(part.text) for part in exercise.parts]
 
-    buttons = lab.find_all(lambda n: n.tag == "button")
+    buttons = lab.find_all("button")
     assert [(b.text(), b.attrs["data-lab-action"]) for b in buttons] == [
         ("Check", "check"),
         ("Clear", "clear"),
     ]
     assert all("hidden" in b.attrs and b.attrs["type"] == "button" for b in buttons)
-    assert "hidden" in lab.find(has("data-lab-controls")).attrs
+    assert "hidden" in lab.one(**{"data-lab-controls": None}).attrs
 
-    status = lab.find(has("data-lab-status"))
+    status = lab.one(**{"data-lab-status": None})
     assert status.attrs["role"] == "status"
     assert status.text() == ""
-    assert lab.find(has("data-lab-announcer")).attrs["aria-live"] == "polite"
+    assert lab.one(**{"data-lab-announcer": None}).attrs["aria-live"] == "polite"
 
-    answers = lab.find(has("data-lab-answers"))
+    answers = lab.one(**{"data-lab-answers": None})
     assert answers.tag == "details"
     assert "open" not in answers.attrs
-    assert answers.find(lambda n: n.tag == "summary").text() == "Answers and explanations"
-    entries = answers.find(lambda n: n.tag == "ol").find_all(lambda n: n.tag == "li")
+    assert answers.find("summary").text() == "Answers and explanations"
+    entries = answers.find("ol").find_all("li")
     for entry, part in zip(entries, exercise.parts, strict=True):
-        assert entry.text() == f"{part.text}: {part.answer}. {part.explanation}"
+        assert entry.text() == normalise(f"{part.text}: {part.answer}. {part.explanation}")
 
-    ids = [n.attrs["id"] for n in tree.find_all(has("id"))]
+    ids = [n.attrs["id"] for n in tree.all(id=None)]
     assert len(ids) == len(set(ids))
 
 
@@ -428,6 +370,6 @@ def test_rendering_escapes_text() -> None:
     (exercise,) = parse_page(page(body), PATH)
     markup = render_exercise(exercise, 'x".json')
     assert "<b>" not in markup
-    lab = parse_html(markup).find(has("data-lab", "mapping"))
+    lab = parse_html(markup).one(**{"data-lab": "mapping"})
     assert lab.attrs["data-lab-spec"] == 'x".json'
     assert 'Match <b>these</b> & "those"' in lab.text()
