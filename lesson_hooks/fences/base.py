@@ -73,10 +73,6 @@ class Fence:
     #: How many blocks of its kind come before it on the page.
     index: int = 0
 
-    @property
-    def kind(self) -> str:
-        return self.name.removeprefix("lab-")
-
     def error(self, line: int, problem: str) -> FenceError:
         """The block's error at ``line`` of the file.
 
