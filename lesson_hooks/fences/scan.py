@@ -22,7 +22,9 @@ from lesson_hooks.fences.base import Fence, FenceError, Page
 _PREFIX = " \t>"
 _OPEN = re.compile(r"(?P<fence>`{3,}|~{3,})[ \t]*(?P<name>[^\s`~]*)(?P<rest>.*?)[ \t]*\Z")
 # A lab fence after a list marker: Markdown reads it as the item's text, never as a fence.
-_ON_LIST_ITEM = re.compile(r"[ \t>]*(?:[-*+]|\d+[.)])[ \t]+(?:`{3,}|~{3,})[ \t]*(?P<name>lab-\S*)")
+_ON_LIST_ITEM = re.compile(
+    r"[ \t>]*(?:[-*+]|\d+[.)])[ \t]+(?:`{3,}|~{3,})[ \t]*(?P<name>lab-[^\s`~]*)[ \t]*\Z"
+)
 # Python-Markdown expands tabs before SuperFences reads the page.
 _TAB_LENGTH = 4
 
@@ -61,6 +63,8 @@ def _find(markdown: str, path: str) -> list[Found]:
         at = i + 1
         indent = len(line) - len(line.lstrip(_PREFIX))
         opener = _OPEN.match(line, indent)
+        if opener and opener["fence"][0] == "`" and "`" in opener["rest"]:
+            opener = None  # ```code``` at the start of a line: inline code, not a fence
         if opener is None:
             stray = _ON_LIST_ITEM.match(line)
             if stray:

@@ -136,6 +136,11 @@ def test_every_block_superfences_reads_is_found_and_none_inside_other_code_block
     ]
 
 
+def test_inline_code_naming_a_block_is_text() -> None:
+    markdown = "```lab-mapping``` blocks are exercises.\n\n- A ```lab-mapping``` block.\n"
+    assert find_lab_fences(markdown, PATH) == []
+
+
 def test_the_block_becomes_the_exercise_in_place() -> None:
     html = convert(page(VALID))
     (exercise,) = parse_page(page(VALID), PATH)
