@@ -18,18 +18,30 @@ opening fence, its links are written as if from the site's root.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
-from lesson_hooks.fences.base import Fence, Page
-from lesson_hooks.fences.graded import check_unique
+from lesson_hooks.fences.base import Fence, FenceError, Page
 from lesson_hooks.fences.scan import find_lab_fences
 
 B = TypeVar("B")
 
 #: Where a kind's ``id`` must be unique: across the site, or on its page.
 Scope = Literal["site", "page"]
+
+
+class Placed(Protocol):
+    """A block with an id, at a place in the site."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def path(self) -> str | None: ...
+
+    @property
+    def line(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,7 @@ class LabFence(Generic[B]):
 
     @property
     def repeated(self) -> str:
-        """How a repeated id is refused (:func:`~lesson_hooks.fences.graded.check_unique`)."""
+        """How a repeated id is refused (:func:`check_unique`)."""
         if self.unique == "site":
             return f"{self.noun} id {{id!r}} is already used at {{path}}:{{line}}."
         return (
@@ -81,6 +93,20 @@ class LabFence(Generic[B]):
         if _page is not None:
             _page.markup[fence] = markup
         return markup
+
+
+def check_unique(blocks: Iterable[Placed], repeated: str) -> None:
+    """Ids are unique among ``blocks``: the second use of one fails, naming the first.
+
+    ``repeated`` words the error from the ``id`` and the first use's ``path``
+    and ``line`` (:attr:`LabFence.repeated`).
+    """
+    first: dict[str, Placed] = {}
+    for block in blocks:
+        other = first.setdefault(block.id, block)
+        if other is not block:
+            problem = repeated.format(id=block.id, path=other.path, line=other.line)
+            raise FenceError(block.path, block.line, problem)
 
 
 def validator(language: str, inputs: dict, options: dict, attrs: dict, md: Any) -> bool:

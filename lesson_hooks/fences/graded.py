@@ -3,36 +3,26 @@
 A graded block's spec is JSON with a ``version`` (a hash of everything else, so
 answers a reader saved for another version are not applied), written to
 ``assets/lab/<dir>/<id>.json`` by the build; its ``id`` names that file, so it
-is unique across the site (:func:`check_unique`, which the task block and the labs share).
+is unique across the site (:func:`graded_fence`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, TypeVar
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from lesson_hooks.fences.base import FenceError, Page
+from lesson_hooks.fences.base import Fence, Page
+from lesson_hooks.fences.custom import LabFence
 
-
-class Placed(Protocol):
-    """A block with an id, at a place in the site."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def path(self) -> str | None: ...
-
-    @property
-    def line(self) -> int: ...
+G = TypeVar("G", bound="Graded")
 
 
 @dataclass(frozen=True)
@@ -72,15 +62,18 @@ class Graded:
         return File.generated(config, self.spec_path, content=content)
 
 
-def check_unique(blocks: Iterable[Placed], repeated: str) -> None:
-    """Ids are unique among ``blocks``: the second use of one fails, naming the first.
+@dataclass(frozen=True)
+class _LinkingSpec:
+    """A graded kind's render, handed the spec's URL as the block's page reaches it."""
 
-    ``repeated`` words the error from the ``id`` and the first use's ``path``
-    and ``line`` (:attr:`lesson_hooks.fences.custom.LabFence.repeated`).
-    """
-    first: dict[str, Placed] = {}
-    for block in blocks:
-        other = first.setdefault(block.id, block)
-        if other is not block:
-            problem = repeated.format(id=block.id, path=other.path, line=other.line)
-            raise FenceError(block.path, block.line, problem)
+    render: Callable[[Any, str], str]
+
+    def __call__(self, block: Graded, fence: Fence) -> str:
+        return self.render(block, block.spec_url(fence.page))
+
+
+def graded_fence(
+    kind: str, read: Callable[[Fence], G], render: Callable[[G, str], str], noun: str
+) -> LabFence[G]:
+    """A graded kind's fence: ids unique across the site, ``render(block, spec_url)``."""
+    return LabFence(kind, read, _LinkingSpec(render), unique="site", noun=noun)

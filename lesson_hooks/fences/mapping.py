@@ -28,15 +28,14 @@ not Markdown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from html import escape
 from typing import Any
 
 import yaml
 
 from lesson_hooks.fences.base import Fence, Reader
-from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.graded import Graded
+from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/exercises"
 MIN_CONCEPTS = 2
@@ -68,16 +67,7 @@ class Exercise(Graded):
             "id": self.id,
             "prompt": self.prompt,
             "concepts": list(self.concepts),
-            "parts": [
-                {
-                    "n": part.n,
-                    "text": part.text,
-                    "answer": part.answer,
-                    "explanation": part.explanation,
-                    "feedback": dict(part.feedback),
-                }
-                for part in self.parts
-            ],
+            "parts": [asdict(part) for part in self.parts],
         }
 
 
@@ -248,10 +238,6 @@ data-lab-version="{spec["version"]}">
 </div>"""
 
 
-def _render(exercise: Exercise, fence: Fence) -> str:
-    return render_exercise(exercise, exercise.spec_url(fence.page))
-
-
-FENCE = LabFence("mapping", read_exercise, _render, unique="site", noun="exercise")
+FENCE = graded_fence("mapping", read_exercise, render_exercise, noun="exercise")
 formatter = FENCE.format
 parse_page = FENCE.read_page

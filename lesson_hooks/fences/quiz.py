@@ -28,16 +28,15 @@ without JavaScript; ``assets/lab/widgets/quiz.js`` enhances it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from html import escape
 from typing import Any
 
 import yaml
 
-from lesson_hooks.fences import graded
+from lesson_hooks.fences import custom
 from lesson_hooks.fences.base import Fence, FenceError, Reader
-from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.graded import Graded
+from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/quizzes"
 MIN_OPTIONS = 2
@@ -83,10 +82,7 @@ class Quiz(Graded):
                     "text": q.text,
                     "multiple": q.multiple,
                     "explanation": q.explanation,
-                    "options": [
-                        {"text": o.text, "correct": o.correct, "feedback": o.feedback}
-                        for o in q.options
-                    ],
+                    "options": [asdict(option) for option in q.options],
                 }
                 for q in self.questions
             ],
@@ -206,11 +202,7 @@ data-lab-version="{quiz.spec["version"]}">
 </div>"""
 
 
-def _render(quiz: Quiz, fence: Fence) -> str:
-    return render_quiz(quiz, quiz.spec_url(fence.page))
-
-
-FENCE = LabFence("quiz", read_quiz, _render, unique="site", noun="quiz")
+FENCE = graded_fence("quiz", read_quiz, render_quiz, noun="quiz")
 formatter = FENCE.format
 parse_page = FENCE.read_page
 # The names the quiz's grader tests (tests/unit/lab/graded) read it by.
@@ -218,4 +210,4 @@ QuizError = FenceError
 
 
 def check_unique(quizzes: list[Quiz]) -> None:
-    graded.check_unique(quizzes, FENCE.repeated)
+    custom.check_unique(quizzes, FENCE.repeated)

@@ -35,8 +35,8 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from lab.kinds import KINDS
 from lesson_hooks.fences import custom
 from lesson_hooks.fences.base import Fence, FenceError, Page, did_you_mean, keys
-from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.graded import Graded, check_unique
+from lesson_hooks.fences.custom import LabFence, check_unique
+from lesson_hooks.fences.graded import Graded
 from lesson_hooks.fences.scan import find_lab_fences
 
 #: Every kind's fence, by the fence's name (``lab-quiz``).

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from lesson_hooks.fences.graded import check_unique
+from lesson_hooks.fences.custom import check_unique
 from lesson_hooks.fences.mapping import FENCE, SPEC_DIR, parse_page, render_exercise
 from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.paths import ROOT
