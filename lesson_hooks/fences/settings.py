@@ -77,12 +77,7 @@ def read_values(
     """A block whose body is the lab's parameters (``what`` names the block), checked."""
     reader = Reader(fence)
     root = reader.root()
-    values: dict[str, Any] = {}
-    lines: dict[str, int] = {}
-    if root is not None:
-        if not isinstance(root, yaml.MappingNode):
-            raise reader.fail(fence.line, not_a_mapping)
-        values, lines = reader.values(what, root, not_a_mapping)
+    values, lines = reader.values(what, root, not_a_mapping) if root is not None else ({}, {})
     reader.checked(validate, values, lines, fence.line, lambda name, reason: f"`{name}`: {reason}")
     return values
 

@@ -68,7 +68,7 @@ def test_katex_is_vendored_from_the_locked_npm_package(site: BuiltSite) -> None:
     [
         ("turns: 7\n", 4, "`turns`: "),
         ("turns: [\n", 4, "invalid YAML"),
-        ("- 1\n", 3, "the worked example takes simulation parameters."),
+        ("- 1\n", 4, "the worked example takes simulation parameters."),
         ("turns: 1\nturns: 2\n", 5, "the worked example sets 'turns' twice."),
     ],
 )
