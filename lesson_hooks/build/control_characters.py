@@ -28,7 +28,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from pymdownx.snippets import SnippetExtension, SnippetMissingError, SnippetPreprocessor
 
-from lesson_hooks.fences.base import display_path
+from lesson_hooks.support.pages import display_path
 
 SNIPPETS = "pymdownx.snippets"
 _FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]|\r(?!\n)")

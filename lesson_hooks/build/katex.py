@@ -44,9 +44,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from lesson_hooks.fences.base import display_path
 from lesson_hooks.support import paths
 from lesson_hooks.support.cache_files import write_atomically
+from lesson_hooks.support.pages import display_path
 from lesson_hooks.support.paths import BUILD_HOOKS, KATEX_DIR, NODE_MODULES, PACKAGE_LOCK
 
 NODE_KATEX = NODE_MODULES / "katex"

@@ -1,23 +1,24 @@
-"""Lab blocks in Markdown: fenced ```lab-… blocks, found with their line numbers.
+"""The base every lab block is read on: its fence, its located error, its YAML reader.
 
-Shared by the hooks that turn such a block into a lab, so every lab block is
-found, skipped (inside other code blocks) and reported the same way.
+A lab block is a fenced block (```` ```lab-<kind> ````) whose body is YAML.
+Each kind's module (:mod:`lesson_hooks.fences.mapping`, ...) reads that YAML
+with a :class:`Reader`, which fails at the offending node's line in the file
+(``docs/page.md:LINE: ...``), and says "did you mean" with :func:`did_you_mean`.
 """
 
 from __future__ import annotations
 
-import functools
+import difflib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
-from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File, Files
-from mkdocs.structure.pages import Page
-from mkdocs.utils.meta import get_data
+from pymdownx.superfences import SuperFencesException
+
+from lab import ParamError
 
 #: A slug-like id: lower-case words joined by single hyphens.
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -28,27 +29,71 @@ NULL_TAG = "tag:yaml.org,2002:null"
 # site's blocks are read twice per build), with the same nodes and start lines.
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-# Any fenced code block opener (CommonMark): its body is skipped, so an example
-# lab block shown inside a ````markdown fence is left alone.
-_FENCE_OPEN = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)\Z")
-_LAB_CLOSE = re.compile(r"`{3,}[ \t]*\Z")
+#: A mapping's entries by key: the key's node and the value's node.
+Entries = dict[str, tuple[yaml.Node, yaml.Node]]
 
 
-class FenceError(PluginError):
-    """A bad lab block; the message starts with ``path:line:``."""
+class FenceError(PluginError, SuperFencesException):
+    """A bad lab block; the message starts with ``path:line:``.
 
-    def __init__(self, path: str, line: int, problem: str) -> None:
-        super().__init__(f"{path}:{line}: {problem}")
+    It is a ``SuperFencesException`` so that SuperFences lets it through: any
+    other error in a custom fence makes SuperFences give up on the block and
+    publish it as text. ``where`` replaces ``path:line`` when the block's line
+    in the file is unknown (:meth:`Fence.error`).
+    """
+
+    def __init__(self, path: str | None, line: int, problem: str, where: str = "") -> None:
+        super().__init__(f"{where or f'{path}:{line}'}: {problem}")
         self.path = path
         self.line = line
         self.problem = problem
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a block knows of the page it is on: none of it without the build's hooks."""
+
+    #: The page as a contributor names it (``docs/lesson.md``); ``None`` when unknown.
+    path: str | None = None
+    #: The page's URL from the site's root (``lesson/``), for page-relative links.
+    url: str = ""
+    #: The lab kinds whose blocks the page has; ``None`` when unknown.
+    kinds: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class Fence:
+    """One lab block: its name (``lab-quiz``), its body, where it stands."""
+
+    name: str
+    body: str
+    #: The line of its opening fence in the file; 0 when unknown.
+    line: int = 0
+    page: Page = field(default_factory=Page)
+    #: How many blocks of its kind come before it on the page.
+    index: int = 0
+
+    def error(self, line: int, problem: str) -> FenceError:
+        """The block's error at ``line`` of the file.
+
+        A block whose place is unknown (a build that runs no hooks, a block
+        the page's source does not show) counts ``line`` from its opening fence.
+        """
+        if self.line and self.page.path:
+            return FenceError(self.page.path, line, problem)
+        where = f"a ```{self.name} block"
+        if line > self.line:
+            where += f", line {line - self.line} from its opening fence"
+        if self.page.path:
+            where = f"{self.page.path}: {where}"
+        return FenceError(self.page.path, line, problem, where)
 
 
 def compose_yaml(text: str) -> yaml.Node | None:
     """A block's YAML as nodes (with line marks), by libyaml when PyYAML has it.
 
     A block libyaml refuses is composed again by PyYAML, so an error reads in
-    PyYAML's words (``yaml.MarkedYAMLError``), which the hooks quote.
+    PyYAML's words (``yaml.MarkedYAMLError``), which the readers quote.
     """
     try:
         return yaml.compose(text, Loader=_FAST_LOADER)
@@ -56,92 +101,157 @@ def compose_yaml(text: str) -> yaml.Node | None:
         return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
-@dataclass(frozen=True)
-class Fence:
-    """A lab block: ``start``/``end`` index its opening and closing lines."""
-
-    start: int
-    end: int
-    body: str
-
-    @property
-    def line(self) -> int:
-        """1-based line number of the opening fence."""
-        return self.start + 1
+def keys(names: Iterable[str]) -> str:
+    """Names as a contributor writes them: `a`, `b`, `c`."""
+    return ", ".join(f"`{name}`" for name in names)
 
 
-def find_fences(
-    markdown: str, path: str, info: str, error: type[FenceError] = FenceError
-) -> list[Fence]:
-    """Every ```<info> fence that starts a line, outside other fenced blocks."""
-    lab_open = re.compile(rf"```{re.escape(info)}[ \t]*\Z")
-    lines = markdown.split("\n")
-    fences: list[Fence] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if lab_open.match(line):
-            end = next((j for j in range(i + 1, len(lines)) if _LAB_CLOSE.match(lines[j])), None)
-            if end is None:
-                raise error(path, i + 1, f"the ```{info} fence is never closed.")
-            fences.append(Fence(start=i, end=end, body="\n".join(lines[i + 1 : end])))
-            i = end + 1
-            continue
-        opener = _FENCE_OPEN.match(line)
-        if opener and not (opener["marker"][0] == "`" and "`" in opener["info"]):
-            marker = opener["marker"]
-            close = re.compile(rf"[ \t]*{re.escape(marker[0])}{{{len(marker)},}}[ \t]*\Z")
-            i = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
-        i += 1
-    return fences
+def did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """ " Did you mean `x`?" for the choice closest to a misspelt ``word``, or nothing."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f" Did you mean `{close[0]}`?" if close else ""
 
 
-def replace_fences(markdown: str, fences: list[Fence], blocks: list[str]) -> str:
-    """Swap each fence for its block of markup (raw HTML, set apart by blank lines)."""
-    lines = markdown.split("\n")
-    for fence, block in reversed(list(zip(fences, blocks, strict=True))):
-        lines[fence.start : fence.end + 1] = ["", block, ""]
-    return "\n".join(lines)
+def scalar(node: yaml.Node) -> Any:
+    """A YAML node as the safe loader reads it (numbers as numbers, lists as lists)."""
+    return yaml.safe_load(yaml.serialize(node))
 
 
-def display_path(file: File, config: MkDocsConfig) -> str:
-    """The page as a contributor names it, e.g. ``docs/lesson.md``."""
-    if file.abs_src_path and config.config_file_path:
+class Reader:
+    """Reads one block's YAML nodes, failing at the line of the offending node."""
+
+    def __init__(self, fence: Fence) -> None:
+        self.fence = fence
+
+    def line_of(self, node: yaml.Node) -> int:
+        return self.fence.line + 1 + node.start_mark.line
+
+    def fail(self, at: yaml.Node | int, problem: str) -> FenceError:
+        return self.fence.error(at if isinstance(at, int) else self.line_of(at), problem)
+
+    def root(self) -> yaml.Node | None:
+        """The body's YAML, or ``None`` for an empty body."""
         try:
-            source = Path(file.abs_src_path).resolve()
-            return source.relative_to(Path(config.config_file_path).resolve().parent).as_posix()
-        except ValueError:
-            pass
-    return f"{Path(config.docs_dir).name}/{file.src_uri}"
+            root = compose_yaml(self.fence.body)
+        except yaml.MarkedYAMLError as err:
+            mark = err.problem_mark or err.context_mark
+            line = self.fence.line + 1 + mark.line if mark else self.fence.line
+            raise self.fail(line, f"invalid YAML: {err.problem}.") from err
+        if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == NULL_TAG):
+            return None
+        return root
 
+    def top(self, allowed: tuple[str, ...], required: tuple[str, ...], noun: str) -> Entries:
+        """The body's mapping, every required key present (``noun``: "exercise")."""
+        root = self.root()
+        if root is None:
+            raise self.fail(self.fence.line, f"the {noun} is empty.")
+        if not isinstance(root, yaml.MappingNode):
+            article = "an" if noun[0] in "aeiou" else "a"
+            raise self.fail(root, f"{article} {noun} is a mapping with keys {keys(allowed)}.")
+        entries = self.mapping(root, allowed, f"the {noun}")
+        for key in required:
+            if key not in entries:
+                raise self.fail(self.fence.line, f"the {noun} has no `{key}`.")
+        return entries
 
-PageMarkdownHook = Callable[[str, Page, MkDocsConfig, Files], str]
+    def mapping(self, node: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> Entries:
+        """A mapping's entries: only ``allowed`` keys, each once."""
+        entries: Entries = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if key not in allowed:
+                raise self.fail(
+                    key_node,
+                    f"unknown key {key!r} in {what} (expected {keys(allowed)})."
+                    + did_you_mean(key, allowed),
+                )
+            if key in entries:
+                raise self.fail(key_node, f"`{key}` appears twice in {what}.")
+            entries[key] = (key_node, value_node)
+        return entries
 
+    def item(
+        self,
+        node: yaml.Node,
+        allowed: tuple[str, ...],
+        required: Iterable[str],
+        what: str,
+        missing: str = "",
+    ) -> Entries:
+        """One list item that is a mapping (a part, a question, an option) with its keys."""
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, f"{what} must be a mapping with keys {keys(allowed)}.")
+        entries = self.mapping(node, allowed, what)
+        for key in required:
+            if key not in entries:
+                raise self.fail(node, f"{what} has no `{key}`{missing}.")
+        return entries
 
-def front_matter_lines(page: Page) -> int:
-    """How many lines of the source file MkDocs cut off before the body (the YAML front matter)."""
-    try:
-        source = page.file.content_string
-    except (AttributeError, OSError):  # a page made in code has no source file
-        return 0
-    body, _ = get_data(source)
-    return source[: len(source) - len(body)].count("\n") if source.endswith(body) else 0
+    def text(self, key: yaml.Node, value: yaml.Node, what: str) -> str:
+        if not isinstance(value, yaml.ScalarNode):
+            raise self.fail(value, f"{what} must be text.")
+        text = "" if value.tag == NULL_TAG else value.value.strip()
+        if not text:
+            raise self.fail(key, f"{what} is empty.")
+        return text
 
+    def slug(self, entry: tuple[yaml.Node, yaml.Node], example: str) -> str:
+        """The block's ``id``: a slug, since it names elements and files."""
+        value = self.text(*entry, "`id`")
+        if not SLUG.match(value):
+            raise self.fail(
+                entry[1],
+                f"`id` {value!r} must be lowercase letters, digits and single hyphens "
+                f"(like {example}).",
+            )
+        return value
 
-def file_lines(hook: PageMarkdownHook) -> PageMarkdownHook:
-    """Run an ``on_page_markdown`` hook on the body padded back to the file's line numbers.
+    def flag(self, key: yaml.Node, value: yaml.Node, where: str = "") -> bool:
+        """``true`` or ``false``; ``where`` names the item (" in option 2 of question 1")."""
+        if not (isinstance(value, yaml.ScalarNode) and value.value in ("true", "false")):
+            raise self.fail(value, f"`{key.value}`{where} must be true or false.")
+        return value.value == "true"
 
-    MkDocs hands hooks the page without its front matter, so a fence's line in
-    the body is not its line in the file; padding makes every located error name
-    the line a contributor sees in their editor.
-    """
+    def sequence(self, key: yaml.Node, value: yaml.Node, what: str) -> list[yaml.Node]:
+        if isinstance(value, yaml.ScalarNode) and value.tag == NULL_TAG:
+            return []
+        if not isinstance(value, yaml.SequenceNode):
+            raise self.fail(value, f"{what} must be a list.")
+        return value.value
 
-    @functools.wraps(hook)
-    def padded(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        skipped = front_matter_lines(page)
-        if not skipped:
-            return hook(markdown, page, config, files)
-        out = hook("\n" * skipped + markdown, page, config, files)
-        return out[skipped:] if out.startswith("\n" * skipped) else out
+    def values(
+        self, what: str, node: yaml.Node, not_a_mapping: str
+    ) -> tuple[dict[str, Any], dict[str, int]]:
+        """A mapping of parameter names to values (``what``: "`settings`") and their lines."""
+        if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
+            return {}, {}
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, not_a_mapping)
+        values: dict[str, Any] = {}
+        lines: dict[str, int] = {}
+        for name_node, value_node in node.value:
+            key = str(scalar(name_node))
+            if key in values:
+                raise self.fail(name_node, f"{what} sets {key!r} twice.")
+            values[key] = scalar(value_node)
+            lines[key] = self.line_of(name_node)
+        return values, lines
 
-    return padded
+    def checked(
+        self,
+        validate: Callable[[Mapping[str, Any]], Any],
+        values: Mapping[str, Any],
+        lines: Mapping[str, int],
+        at: int,
+        say: Callable[[str, str], str],
+    ) -> Any:
+        """``validate(values)``; its first refusal fails at that value's line (else at ``at``).
+
+        ``say(name, reason)`` words the refusal.
+        """
+        try:
+            return validate(values)
+        except ParamError as err:
+            name, reason = next(iter(err.fields.items()))
+            raise self.fail(lines.get(name, at), say(name, reason)) from err

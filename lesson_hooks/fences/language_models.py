@@ -1,6 +1,6 @@
-"""The language-model lab, declared in Markdown as a ```` ```lab-language-models ```` fence.
+"""The language-model lab, declared in Markdown as a ```` ```lab-language-models ```` block.
 
-The fence's YAML body is optional::
+The block's YAML body is optional (:mod:`lesson_hooks.fences.settings`)::
 
     ```lab-language-models
     id: language-models       # optional; names the lab's element ids (lab-<id>-...)
@@ -13,133 +13,37 @@ every value when the reader runs, so the page holds no copy of the rules. The
 build renders the pretrained models and the first update's group with the lab's
 settings (by the same :mod:`lab.lm.render` the worker uses), so readers
 without JavaScript see real output (a warm build reads it from the build memo,
-:mod:`lesson_hooks.support.memo`). A bad fence fails the build with
+:mod:`lesson_hooks.support.memo`). A bad block fails the build with
 ``docs/<page>.md:<line>: ...``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-import yaml
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
-from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from lab.core.params import field_hint
 from lab.lm.model import TokenLM, describe_models, step_language_models
 from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
-from lab.sim.params import ParamError
-from lesson_hooks.fences import base as fence_blocks
-from lesson_hooks.fences.base import NULL_TAG, SLUG, Fence, FenceError
+from lesson_hooks.fences.base import Fence
+from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.settings import Lab, read_lab
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
-FENCE_INFO = "lab-language-models"
 DEFAULT_ID = "language-models"
-FENCE_KEYS = ("id", "defaults")
 STYLESHEET = f"{LAB_DIR}/widgets/language-models.css"
 
-
-class LanguageModelsFenceError(FenceError):
-    """A bad ```lab-language-models fence; the message starts with ``path:line:``."""
+LanguageModelsLab = Lab[LMParams]
 
 
-@dataclass(frozen=True)
-class LanguageModelsLab:
-    id: str
-    params: LMParams
-    line: int
-
-    @property
-    def prefix(self) -> str:
-        return f"lab-{self.id}"
-
-
-def parse_fence(fence: Fence, path: str) -> LanguageModelsLab:
-    """Validate one fence's YAML; errors name ``path`` and the line."""
-
-    def fail(line: int, problem: str) -> LanguageModelsFenceError:
-        return LanguageModelsFenceError(path, line, problem)
-
-    try:
-        root = fence_blocks.compose_yaml(fence.body)
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line = fence.line + 1 + (mark.line if mark else 0)
-        raise fail(line, f"invalid YAML: {err.problem}.") from err
-    if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == NULL_TAG):
-        return LanguageModelsLab(DEFAULT_ID, validate_lm_params(), fence.line)
-
-    def line_of(node: yaml.Node) -> int:
-        return fence.line + 1 + node.start_mark.line
-
-    if not isinstance(root, yaml.MappingNode):
-        raise fail(line_of(root), "the lab's settings are a mapping with keys `id`, `defaults`.")
-    lab_id, defaults, lines = DEFAULT_ID, {}, {}
-    for key_node, node in root.value:
-        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-        if key == "id":
-            value = node.value if isinstance(node, yaml.ScalarNode) else None
-            if not isinstance(value, str) or not SLUG.match(value):
-                raise fail(
-                    line_of(node),
-                    f"`id` {value!r} must be lowercase words joined by "
-                    "single hyphens (like language-models).",
-                )
-            lab_id = value
-        elif key == "defaults":
-            if not isinstance(node, yaml.MappingNode):
-                raise fail(line_of(node), "`defaults` maps parameter names to starting values.")
-            for name_node, value_node in node.value:
-                name = str(name_node.value)
-                defaults[name] = yaml.safe_load(yaml.serialize(value_node))
-                lines[name] = line_of(name_node)
-        else:
-            raise fail(
-                line_of(key_node),
-                f"unknown key {key!r} in the lab's settings (expected `id`, `defaults`).",
-            )
-    try:
-        params = validate_lm_params(defaults)
-    except ParamError as err:
-        name, reason = next(iter(err.fields.items()))
-        raise fail(lines.get(name, fence.line), f"`defaults`: {name}: {reason}") from err
-    return LanguageModelsLab(lab_id, params, fence.line)
-
-
-def parse_page(markdown: str, path: str) -> list[LanguageModelsLab]:
-    fences = fence_blocks.find_fences(markdown, path, FENCE_INFO, LanguageModelsFenceError)
-    labs = [parse_fence(fence, path) for fence in fences]
-    seen: dict[str, int] = {}
-    for lab in labs:
-        if lab.id in seen:
-            raise LanguageModelsFenceError(
-                path,
-                lab.line,
-                f"a lab with id {lab.id!r} is already on this page "
-                f"(line {seen[lab.id]}); give this one its own `id`.",
-            )
-        seen[lab.id] = lab.line
-    return labs
-
-
-# ----------------------------------------------------------------- rendering
-
-
-def _hint(spec: Mapping[str, Any]) -> str:
-    limits = ""
-    if spec["kind"] == "integer":
-        limits = f" Whole number, {spec['min']} to {spec['max']}."
-    elif spec["kind"] == "number" and "min_exclusive" in spec:
-        limits = f" Above {spec['min_exclusive']:g}, at most {spec['max']:g}."
-    elif spec["kind"] == "number":
-        limits = f" From {spec['min']:g} to {spec['max']:g}."
-    return spec["help"] + limits
+def read_language_models(fence: Fence) -> LanguageModelsLab:
+    """The block's id and defaults (checked by :func:`lab.lm.params.validate_lm_params`)."""
+    return read_lab(fence, validate_lm_params, DEFAULT_ID)
 
 
 def render_field(lab: LanguageModelsLab, name: str, spec: Mapping[str, Any]) -> str:
@@ -155,7 +59,7 @@ def render_field(lab: LanguageModelsLab, name: str, spec: Mapping[str, Any]) -> 
         label = f'<label for="{field_id}">{control} {escape(spec["label"])}</label>'
         return (
             f'<div class="lm-field lm-field--check" data-lab-field-box="{name}">{label}'
-            f'<p class="lm-hint" id="{hint_id}">{escape(spec["help"])}</p>'
+            f'<p class="lm-hint" id="{hint_id}">{escape(field_hint(spec))}</p>'
             f'<p class="lm-error" id="{error_id}" data-lab-error="{name}"></p></div>'
         )
     if spec["kind"] == "choice":
@@ -175,7 +79,7 @@ def render_field(lab: LanguageModelsLab, name: str, spec: Mapping[str, Any]) -> 
     return (
         f'<div class="lm-field" data-lab-field-box="{name}">'
         f'<label for="{field_id}">{escape(spec["label"])}</label>{control}'
-        f'<p class="lm-hint" id="{hint_id}">{escape(_hint(spec))}</p>'
+        f'<p class="lm-hint" id="{hint_id}">{escape(field_hint(spec))}</p>'
         f'<p class="lm-error" id="{error_id}" data-lab-error="{name}"></p></div>'
     )
 
@@ -233,13 +137,10 @@ settings make: press it again for the one after.</p>
 </div>"""
 
 
-@fence_blocks.file_lines
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if FENCE_INFO not in markdown:
-        return markdown
-    path = fence_blocks.display_path(page.file, config)
-    fences = fence_blocks.find_fences(markdown, path, FENCE_INFO, LanguageModelsFenceError)
-    labs = parse_page(markdown, path)
-    stylesheet = get_relative_url(STYLESHEET, page.url)
-    blocks = [render_lab(lab, stylesheet) for lab in labs]
-    return fence_blocks.replace_fences(markdown, fences, blocks)
+def _render(lab: LanguageModelsLab, fence: Fence) -> str:
+    return render_lab(lab, get_relative_url(STYLESHEET, fence.page.url))
+
+
+FENCE = LabFence("language-models", read_language_models, _render, unique="page")
+formatter = FENCE.format
+parse_page = FENCE.read_page

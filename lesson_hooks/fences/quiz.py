@@ -21,42 +21,29 @@ question (checkboxes); otherwise it takes one answer (radio buttons). Every
 option needs its own feedback. The build validates every quiz before any page
 renders (``docs/<page>.md:<line>: ...``), writes each one's spec to
 ``assets/lab/quizzes/<id>.json`` for the Python grader
-(:func:`lab.graded.quiz.check_quiz`), and replaces the fence with a form that reads as
-the whole quiz, answers in collapsed blocks, without JavaScript;
-``assets/lab/widgets/quiz.js`` enhances it.
+(:func:`lab.graded.quiz.check_quiz`; :mod:`lesson_hooks.fences.graded`), and renders
+the block as a form that reads as the whole quiz, answers in collapsed blocks,
+without JavaScript; ``assets/lab/widgets/quiz.js`` enhances it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import asdict, dataclass
 from html import escape
 from typing import Any
 
 import yaml
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
-from mkdocs.structure.pages import Page
 
-from lesson_hooks.fences import base as fence_blocks
-from lesson_hooks.fences.base import SLUG, Fence, FenceError
-from lesson_hooks.fences.base import file_lines as fence_lines
-from lesson_hooks.fences.base import find_fences as _find_fences
-from lesson_hooks.fences.mapping import _keys, _Reader, collect_graded
+from lesson_hooks.fences import custom
+from lesson_hooks.fences.base import Fence, FenceError, Reader
+from lesson_hooks.fences.graded import Graded, graded_fence
 
-FENCE_INFO = "lab-quiz"
 SPEC_DIR = "assets/lab/quizzes"
 MIN_OPTIONS = 2
 
 _QUIZ_KEYS = ("id", "prompt", "questions")
 _QUESTION_KEYS = ("text", "explanation", "options")
 _OPTION_KEYS = ("text", "correct", "feedback")
-
-
-class QuizError(FenceError):
-    """A bad quiz; the message starts with ``path:line:``."""
 
 
 @dataclass(frozen=True)
@@ -79,17 +66,14 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Quiz:
-    id: str
+class Quiz(Graded):
+    SPEC_DIR = SPEC_DIR
+
     prompt: str
     questions: tuple[Question, ...]
-    path: str
-    line: int
 
-    @cached_property
-    def spec(self) -> dict[str, Any]:
-        """The JSON the grader reads; ``version`` hashes everything else."""
-        content: dict[str, Any] = {
+    def content(self) -> dict[str, Any]:
+        return {
             "id": self.id,
             "prompt": self.prompt,
             "questions": [
@@ -98,54 +82,29 @@ class Quiz:
                     "text": q.text,
                     "multiple": q.multiple,
                     "explanation": q.explanation,
-                    "options": [
-                        {"text": o.text, "correct": o.correct, "feedback": o.feedback}
-                        for o in q.options
-                    ],
+                    "options": [asdict(option) for option in q.options],
                 }
                 for q in self.questions
             ],
         }
-        canonical = json.dumps(content, sort_keys=True, ensure_ascii=False)
-        version = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
-        return {"id": self.id, "version": version, **content}
-
-    @property
-    def spec_path(self) -> str:
-        return f"{SPEC_DIR}/{self.id}.json"
 
 
-class _QuizReader(_Reader):
-    """Turns one fence's YAML into a Quiz, failing at the offending line."""
+class _QuizReader(Reader):
+    """Turns one block's YAML into a Quiz, failing at the offending line."""
 
-    def fail(self, at: yaml.Node | int, problem: str) -> QuizError:
-        line = at if isinstance(at, int) else self.line_of(at)
-        return QuizError(self.path, line, problem)
-
-    def read(self) -> Quiz:  # type: ignore[override]
+    def read(self) -> Quiz:
         entries = self.top(_QUIZ_KEYS, _QUIZ_KEYS, "quiz")
-        quiz_id = self.text(*entries["id"], "`id`")
-        if not SLUG.match(quiz_id):
-            raise self.fail(
-                entries["id"][1],
-                f"`id` {quiz_id!r} must be lowercase letters, digits and single hyphens "
-                "(like check-understanding).",
-            )
+        quiz_id = self.slug(entries["id"], "check-understanding")
         prompt = self.text(*entries["prompt"], "`prompt`")
         items = self.sequence(*entries["questions"], "`questions`")
         if not items:
             raise self.fail(entries["questions"][0], "`questions` needs at least one question.")
         questions = tuple(self.question(n, item) for n, item in enumerate(items, start=1))
-        return Quiz(quiz_id, prompt, questions, self.path, self.fence.line)
+        return Quiz(quiz_id, self.fence.page.path, self.fence.line, prompt, questions)
 
     def question(self, n: int, item: yaml.Node) -> Question:
         what = f"question {n}"
-        if not isinstance(item, yaml.MappingNode):
-            raise self.fail(item, f"{what} must be a mapping with keys {_keys(_QUESTION_KEYS)}.")
-        entries = self.mapping(item, _QUESTION_KEYS, what)
-        for key in _QUESTION_KEYS:
-            if key not in entries:
-                raise self.fail(item, f"{what} has no `{key}`.")
+        entries = self.item(item, _QUESTION_KEYS, _QUESTION_KEYS, what)
         text = self.text(*entries["text"], f"the `text` of {what}")
         explanation = self.text(*entries["explanation"], f"the `explanation` of {what}")
         key, value = entries["options"]
@@ -168,18 +127,10 @@ class _QuizReader(_Reader):
         return Question(n, text, explanation, tuple(options))
 
     def option(self, what: str, node: yaml.Node) -> Option:
-        if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, f"{what} must be a mapping with keys {_keys(_OPTION_KEYS)}.")
-        entries = self.mapping(node, _OPTION_KEYS, what)
-        for key in ("text", "feedback"):
-            if key not in entries:
-                raise self.fail(node, f"{what} has no `{key}` (every option explains itself).")
-        correct = False
-        if "correct" in entries:
-            key, value = entries["correct"]
-            if not (isinstance(value, yaml.ScalarNode) and value.value in ("true", "false")):
-                raise self.fail(value, f"`correct` in {what} must be true or false.")
-            correct = value.value == "true"
+        entries = self.item(
+            node, _OPTION_KEYS, ("text", "feedback"), what, " (every option explains itself)"
+        )
+        correct = "correct" in entries and self.flag(*entries["correct"], f" in {what}")
         return Option(
             self.text(*entries["text"], f"the `text` of {what}"),
             correct,
@@ -187,27 +138,9 @@ class _QuizReader(_Reader):
         )
 
 
-def parse_quiz(fence: Fence, path: str) -> Quiz:
-    return _QuizReader(fence, path).read()  # type: ignore[return-value]
-
-
-def parse_page(markdown: str, path: str) -> list[Quiz]:
-    """Every quiz on one page, in order."""
-    fences = _find_fences(markdown, path, FENCE_INFO, QuizError)
-    return [parse_quiz(fence, path) for fence in fences]
-
-
-def check_unique(quizzes: list[Quiz]) -> None:
-    first: dict[str, Quiz] = {}
-    for quiz in quizzes:
-        if quiz.id in first:
-            other = first[quiz.id]
-            raise QuizError(
-                quiz.path,
-                quiz.line,
-                f"quiz id {quiz.id!r} is already used at {other.path}:{other.line}.",
-            )
-        first[quiz.id] = quiz
+def read_quiz(fence: Fence) -> Quiz:
+    """Validate one block's YAML; raise FenceError naming its file and line."""
+    return _QuizReader(fence).read()
 
 
 def _hint(question: Question) -> str:
@@ -269,21 +202,12 @@ data-lab-version="{quiz.spec["version"]}">
 </div>"""
 
 
-# Rendered markup per page (src_uri), filled by on_files for on_page_markdown.
-_rendered: dict[str, list[str]] = {}
+FENCE = graded_fence("quiz", read_quiz, render_quiz, noun="quiz")
+formatter = FENCE.format
+parse_page = FENCE.read_page
+# The names the quiz's grader tests (tests/unit/lab/graded) read it by.
+QuizError = FenceError
 
 
-def on_files(files: Files, config: MkDocsConfig) -> Files:
-    _rendered.clear()
-    _rendered.update(collect_graded(files, config, parse_page, check_unique, render_quiz))
-    return files
-
-
-@fence_lines
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    blocks = _rendered.get(page.file.src_uri)
-    if not blocks:
-        return markdown
-    path = fence_blocks.display_path(page.file, config)
-    fences = _find_fences(markdown, path, FENCE_INFO, QuizError)
-    return fence_blocks.replace_fences(markdown, fences, blocks)
+def check_unique(quizzes: list[Quiz]) -> None:
+    custom.check_unique(quizzes, FENCE.repeated)

@@ -1,4 +1,4 @@
-"""MkDocs hook: ```` ```lab-task ```` blocks become predict-run-explain experiments.
+"""Guided experiments declared in Markdown as ```` ```lab-task ```` blocks: predict, run, explain.
 
 A task drives a lab on the same page. The reader predicts, presses **Run this
 experiment** (the lab's controls are set to the task's settings and the lab
@@ -37,19 +37,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
-from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
 from lab.guided.tasks import TaskError, check_condition, check_report, task_params
 from lab.kinds import RUNNERS
-from lab.sim.params import ParamError
-from lesson_hooks.fences import base as fence_blocks
-from lesson_hooks.fences.base import NULL_TAG, SLUG, Fence, FenceError
-from lesson_hooks.fences.base import file_lines as fence_lines
-from lesson_hooks.fences.base import find_fences as _find_fences
-from lesson_hooks.fences.mapping import _keys, _Reader
+from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.support.paths import LAB_DIR
 
 FENCE_INFO = "lab-task"
@@ -58,11 +51,6 @@ MIN_OPTIONS, MAX_OPTIONS = 2, 4
 
 _TASK_KEYS = ("id", "lab", "question", "settings", "options", "report", "explanation")
 _OPTION_KEYS = ("text", "when", "right")
-#: Each lab's form spec, for naming the task's settings on the page.
-
-
-class TaskFenceError(FenceError):
-    """A bad task; the message starts with ``path:line:``."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +70,7 @@ class Task:
     options: tuple[Option, ...]
     report: str
     explanation: str
-    path: str
+    path: str | None
     line: int
 
     @property
@@ -102,36 +90,32 @@ class Task:
         }
 
 
-class _TaskReader(_Reader):
-    """Turns one fence's YAML into a Task, failing at the offending line."""
+class _TaskReader(Reader):
+    """Turns one block's YAML into a Task, failing at the offending line."""
 
-    def __init__(self, fence: Fence, path: str, labs_on_page: set[str]) -> None:
-        super().__init__(fence, path)
-        self.labs_on_page = labs_on_page
-
-    def fail(self, at: yaml.Node | int, problem: str) -> TaskFenceError:
-        line = at if isinstance(at, int) else self.line_of(at)
-        return TaskFenceError(self.path, line, problem)
-
-    def read(self) -> Task:  # type: ignore[override]
+    def read(self) -> Task:
         entries = self.top(_TASK_KEYS, _TASK_KEYS, "task")
-
-        task_id = self.text(*entries["id"], "`id`")
-        if not SLUG.match(task_id):
-            raise self.fail(
-                entries["id"][1],
-                f"`id` {task_id!r} must be lowercase letters, digits and single hyphens "
-                "(like climbing-defaults).",
-            )
+        task_id = self.slug(entries["id"], "climbing-defaults")
         lab = self.text(*entries["lab"], "`lab`")
         if lab not in RUNNERS:
-            raise self.fail(entries["lab"][1], f"`lab` must be one of {_keys(tuple(RUNNERS))}.")
-        if lab not in self.labs_on_page:
+            raise self.fail(entries["lab"][1], f"`lab` must be one of {keys(RUNNERS)}.")
+        kinds = self.fence.page.kinds
+        if kinds is not None and lab not in kinds:
             raise self.fail(
                 entries["lab"][1],
                 f"this page has no ```lab-{lab} block for the task to run; add one.",
             )
-        settings, params = self.settings(lab, *entries["settings"])
+        key, node = entries["settings"]
+        settings, lines = self.values(
+            "`settings`", node, "`settings` maps the lab's parameter names to values."
+        )
+        params = self.checked(
+            lambda values: task_params(lab, values),
+            settings,
+            lines,
+            self.line_of(key),
+            lambda name, reason: f"`settings`: {reason}",
+        )
         options = self.options(*entries["options"])
         key, node = entries["report"]
         report = self.text(key, node, "`report`")
@@ -148,31 +132,9 @@ class _TaskReader(_Reader):
             options=options,
             report=report,
             explanation=self.text(*entries["explanation"], "`explanation`"),
-            path=self.path,
+            path=self.fence.page.path,
             line=self.fence.line,
         )
-
-    def settings(
-        self, lab: str, key: yaml.Node, node: yaml.Node
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
-            node = yaml.MappingNode("tag:yaml.org,2002:map", [])
-        if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, "`settings` maps the lab's parameter names to values.")
-        settings: dict[str, Any] = {}
-        lines: dict[str, int] = {}
-        for name_node, value_node in node.value:
-            name = str(yaml.safe_load(yaml.serialize(name_node)))
-            if name in settings:
-                raise self.fail(name_node, f"`settings` sets {name!r} twice.")
-            settings[name] = yaml.safe_load(yaml.serialize(value_node))
-            lines[name] = self.line_of(name_node)
-        try:
-            params = task_params(lab, settings)
-        except ParamError as err:
-            name, reason = next(iter(err.fields.items()))
-            raise self.fail(lines.get(name, self.line_of(key)), f"`settings`: {reason}") from err
-        return settings, params
 
     def options(self, key: yaml.Node, node: yaml.Node) -> tuple[Option, ...]:
         items = self.sequence(key, node, "`options`")
@@ -185,12 +147,7 @@ class _TaskReader(_Reader):
         seen: dict[str, int] = {}
         for i, item in enumerate(items, start=1):
             what = f"option {i}"
-            if not isinstance(item, yaml.MappingNode):
-                raise self.fail(item, f"{what} must be a mapping with keys {_keys(_OPTION_KEYS)}.")
-            entries = self.mapping(item, _OPTION_KEYS, what)
-            for needed in ("text", "when"):
-                if needed not in entries:
-                    raise self.fail(item, f"{what} has no `{needed}`.")
+            entries = self.item(item, _OPTION_KEYS, ("text", "when"), what)
             text = self.text(*entries["text"], f"the `text` of {what}")
             if text in seen:
                 raise self.fail(item, f"{what} repeats option {seen[text]} ({text!r}).")
@@ -210,37 +167,12 @@ class _TaskReader(_Reader):
         return tuple(options)
 
 
-def labs_on_page(markdown: str, path: str) -> set[str]:
-    """The kinds of lab placed on a page by their own fences."""
-    return {kind for kind in RUNNERS if _find_fences(markdown, path, f"lab-{kind}", TaskFenceError)}
+def read_task(fence: Fence) -> Task:
+    """Validate one block's YAML; raise FenceError naming its file and line.
 
-
-def parse_page(markdown: str, path: str, labs: set[str] | None = None) -> list[Task]:
-    """Every task on one page, in order; ids must differ.
-
-    ``labs``: the kinds of lab the page has (found on the page when not given).
+    On a page the build knows, the task's lab must have its own block there.
     """
-    fences = _find_fences(markdown, path, FENCE_INFO, TaskFenceError)
-    if not fences:
-        return []
-    if labs is None:
-        labs = labs_on_page(markdown, path)
-    tasks = [_TaskReader(fence, path, labs).read() for fence in fences]
-    check_unique(tasks)
-    return tasks
-
-
-def check_unique(tasks: list[Task]) -> None:
-    first: dict[str, Task] = {}
-    for task in tasks:
-        if task.id in first:
-            other = first[task.id]
-            raise TaskFenceError(
-                task.path,
-                task.line,
-                f"task id {task.id!r} is already used at {other.path}:{other.line}.",
-            )
-        first[task.id] = task
+    return _TaskReader(fence).read()
 
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -287,11 +219,12 @@ def render_task(task: Task, stylesheet: str | None = None) -> str:
         for i, option in enumerate(task.options)
     )
     spec = html.escape(json.dumps(task.spec, ensure_ascii=False, separators=(",", ":")))
+    # Inside the lab's element, so the block is one element for Markdown to place.
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
     right = task.options[task.answer]
-    return f"""{link}<div class="lab lab-task" id="{task.id}" data-lab="task" \
+    return f"""<div class="lab lab-task" id="{task.id}" data-lab="task" \
 data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{spec}">
-<form class="lab-task__form" data-lab-task-form>
+{link}<form class="lab-task__form" data-lab-task-form>
 <fieldset class="lab-task__prediction" aria-describedby="{name}-settings">
 <legend class="lab-task__question">{inline(task.question)}</legend>
 <ul class="lab-task__options">
@@ -315,41 +248,12 @@ experiment</button>
 </div>"""
 
 
-def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Check every task on the site before any page renders (ids are site-wide)."""
-    every: list[Task] = []
-    for file in list(files):
-        if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
-            continue
-        tasks = parse_page(file.content_string, fence_blocks.display_path(file, config))
-        check_unique([*every, *tasks])
-        every.extend(tasks)
-    return files
+def _render(task: Task, fence: Fence) -> str:
+    # The stylesheet is linked once per page, by its first task.
+    stylesheet = get_relative_url(STYLESHEET, fence.page.url) if fence.index == 0 else None
+    return render_task(task, stylesheet)
 
 
-@fence_lines
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if FENCE_INFO not in markdown:
-        return markdown
-    path = fence_blocks.display_path(page.file, config)
-    # on_files found the page's labs in its source; other hooks may have replaced them by now.
-    tasks = parse_page(markdown, path, set(RUNNERS))
-    if not tasks:
-        return markdown
-    stylesheet = get_relative_url(STYLESHEET, page.url)
-    blocks = [render_task(task, stylesheet if i == 0 else None) for i, task in enumerate(tasks)]
-    fences = _find_fences(markdown, path, FENCE_INFO, TaskFenceError)
-    return fence_blocks.replace_fences(markdown, fences, blocks)
-
-
-__all__ = [
-    "FENCE_INFO",
-    "Option",
-    "Task",
-    "TaskFenceError",
-    "labs_on_page",
-    "on_files",
-    "on_page_markdown",
-    "parse_page",
-    "render_task",
-]
+FENCE = LabFence("task", read_task, _render, unique="site", noun="task")
+formatter = FENCE.format
+parse_page = FENCE.read_page

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-import shutil
 import zipfile
 from html import escape
 from pathlib import Path
 
-import pytest
-
 from lab.lm.model import step_language_models
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.conftest import BuiltSite
+from tests.support.located import edit_fails_at
 
-PROJECT = (
-    "mkdocs.yml",
-    "docs",
-    "overrides",
-    "lesson_hooks",
-    "lab",
-    "package-lock.json",
-    "includes",
-)
 PAGE = "docs/language-models.md"
 
 
@@ -49,34 +38,12 @@ def test_the_lesson_and_the_simulation_page_link_to_it(site: BuiltSite) -> None:
         assert 'href="../language-models/' in html, page
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    copy.mkdir()
-    for name in PROJECT:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
-        elif source.exists():
-            shutil.copy2(source, copy / name)
-    (copy / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    return copy
-
-
 def test_a_bad_default_fails_the_build_at_its_line(project: Path) -> None:
-    page = project / PAGE
-    source = page.read_text(encoding="utf-8")
-    assert source.count("```lab-language-models\n```") == 1
-    page.write_text(
-        source.replace(
-            "```lab-language-models\n```",
-            "```lab-language-models\ndefaults:\n  group_size: 1\n```",
-        )
-    )
-    line = page.read_text().split("\n").index("  group_size: 1") + 1
-    result = mkdocs_build(project / "mkdocs.yml", project / "site")
-    assert result.returncode != 0
-    assert (
-        f"{PAGE}:{line}: `defaults`: group_size: Group size must be a whole number from 2 to 64; "
-        "got 1." in result.stdout + result.stderr
+    edit_fails_at(
+        project,
+        PAGE,
+        "```lab-language-models\n```",
+        "```lab-language-models\ndefaults:\n  group_size: 1\n```",
+        "  group_size: 1",
+        "`defaults`: group_size: Group size must be a whole number from 2 to 64; got 1.",
     )

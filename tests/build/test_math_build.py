@@ -10,8 +10,10 @@ import pytest
 
 from lesson_hooks.build.katex import KATEX_DIR, STYLESHEET
 from tests.build.test_content import Node, parse
-from tests.build.test_exercise_build import LESSON, line_of, project  # noqa: F401
 from tests.conftest import BuiltSite, mkdocs_build
+from tests.support.located import build_fails_at, line_of
+
+LESSON = "docs/lesson.md"
 
 MATH_PAGES = ("lesson", "simulation", "glossary")
 
@@ -76,18 +78,18 @@ def test_the_search_index_keeps_the_formulas_tex(site: BuiltSite) -> None:
     assert "katex-mathml" not in text
 
 
-def test_a_formula_katex_refuses_fails_the_build_at_its_line(project: Path) -> None:  # noqa: F811
+def test_a_formula_katex_refuses_fails_the_build_at_its_line(project: Path) -> None:
     lesson = project / LESSON
     source = lesson.read_text(encoding="utf-8")
     anchor = "A Dec-POMDP is a tuple\n"
     assert source.count(anchor) == 1
-    lesson.write_text(source.replace(anchor, anchor + "\nwith \\(\\frac{1}{2\\) and so on.\n"))
+    text = source.replace(anchor, anchor + "\nwith \\(\\frac{1}{2\\) and so on.\n")
+    lesson.write_text(text)
     result = mkdocs_build(project / "mkdocs.yml", project / "site")
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output
-    where = line_of(lesson, "with \\(\\frac{1}{2\\)")
-    assert f"{LESSON}:{where}: KaTeX parse error: " in output
-    assert "Unexpected end of input in a macro argument, expected '}'" in output
+    build_fails_at(result, LESSON, line_of(text, "with \\(\\frac{1}{2\\)"), "KaTeX parse error: ")
+    assert (
+        "Unexpected end of input in a macro argument, expected '}'" in result.stdout + result.stderr
+    )
 
 
 @pytest.mark.parametrize(
@@ -108,7 +110,7 @@ def test_a_formula_katex_refuses_fails_the_build_at_its_line(project: Path) -> N
     ],
 )
 def test_a_formula_a_line_break_split_fails_the_build_at_its_line(
-    project: Path,  # noqa: F811
+    project: Path,
     split: str,
     problem: str,
 ) -> None:
@@ -116,12 +118,10 @@ def test_a_formula_a_line_break_split_fails_the_build_at_its_line(
     lesson = project / LESSON
     source = lesson.read_text(encoding="utf-8")
     anchor = "A Dec-POMDP is a tuple\n"
-    lesson.write_text(source.replace(anchor, anchor + split))
+    text = source.replace(anchor, anchor + split)
+    lesson.write_text(text)
     result = mkdocs_build(project / "mkdocs.yml", project / "site")
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output
-    where = line_of(lesson, "\\(\\sum_{h")
-    assert f"{LESSON}:{where}: {problem}" in output
+    build_fails_at(result, LESSON, line_of(text, "\\(\\sum_{h"), problem)
 
 
 @pytest.mark.parametrize("page", MATH_PAGES)

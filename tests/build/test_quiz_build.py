@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from lesson_hooks.fences.quiz import parse_page
-from tests.build.test_exercise_build import LESSON, line_of, project  # noqa: F401
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.build.test_exercise_build import LESSON
+from tests.conftest import ROOT, BuiltSite
+from tests.support.located import edit_fails_at
 
 
-def test_a_quiz_option_without_feedback_fails_the_build_at_its_line(project) -> None:  # noqa: F811
-    lesson = project / LESSON
-    source = lesson.read_text(encoding="utf-8")
-    line = (
+def test_a_quiz_option_without_feedback_fails_the_build_at_its_line(project: Path) -> None:
+    edit_fails_at(
+        project,
+        LESSON,
         "        feedback: Communication alone does not make a problem cooperative. "
-        "What matters is whether the agents share one reward.\n"
+        "What matters is whether the agents share one reward.\n",
+        "        feedbak: x\n",
+        "feedbak: x",
+        "unknown key 'feedbak' in option 3 of question 1",
     )
-    assert source.count(line) == 1
-    lesson.write_text(source.replace(line, "        feedbak: x\n"))
-    result = mkdocs_build(project / "mkdocs.yml", project / "site")
-    assert result.returncode != 0
-    output = result.stdout + result.stderr
-    where = line_of(lesson, "feedbak: x")
-    assert f"{LESSON}:{where}: unknown key 'feedbak' in option 3 of question 1" in output
 
 
 def test_the_built_site_ships_the_quiz_and_its_spec(site: BuiltSite) -> None:

@@ -6,7 +6,7 @@ import re
 
 from lab import param_spec, run_experiment
 from lab.sim.render import SLOTS, render_episode
-from lesson_hooks.fences.simulation.fence import parse_page
+from lesson_hooks.fences.simulation import parse_page
 from tests.conftest import ROOT, BuiltSite
 
 PAGE = "simulation/index.html"

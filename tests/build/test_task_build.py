@@ -6,24 +6,20 @@ import re
 from pathlib import Path
 
 from lesson_hooks.fences.task import parse_page
-from tests.build.test_exercise_build import line_of, project  # noqa: F401
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.conftest import ROOT, BuiltSite
+from tests.support.located import edit_fails_at
 
 PAGES = {"docs/simulation.md": "simulation", "docs/language-models.md": "language-models"}
 
 
-def test_a_condition_outside_the_language_fails_the_build_at_its_line(project: Path) -> None:  # noqa: F811
-    page = project / "docs" / "simulation.md"
-    source = page.read_text(encoding="utf-8")
-    old = "    when: seeds.methods.learned.reached_optimum == 0\n    right: true\n"
-    assert source.count(old) == 1
-    page.write_text(source.replace(old, "    when: __import__('os')\n    right: true\n"))
-    result = mkdocs_build(project / "mkdocs.yml", project / "site")
-    assert result.returncode != 0
-    where = line_of(page, "when: __import__('os')")
-    assert (
-        f"docs/simulation.md:{where}: the `when` of option 3: __import__() is not allowed"
-        in result.stdout + result.stderr
+def test_a_condition_outside_the_language_fails_the_build_at_its_line(project: Path) -> None:
+    edit_fails_at(
+        project,
+        "docs/simulation.md",
+        "    when: seeds.methods.learned.reached_optimum == 0\n    right: true\n",
+        "    when: __import__('os')\n    right: true\n",
+        "when: __import__('os')",
+        "the `when` of option 3: __import__() is not allowed",
     )
 
 

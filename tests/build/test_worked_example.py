@@ -9,10 +9,10 @@ import pytest
 from lab import run_experiment
 from lab.sim.render import STEP_LABELS, render_episode
 from lesson_hooks.build.katex import KATEX_DIR, STYLESHEET, check_katex, locked_katex_version
-from lesson_hooks.fences.base import FenceError, find_fences
-from lesson_hooks.fences.episode import PREFIX, read_params
+from lesson_hooks.fences.episode import PREFIX, parse_page
 from tests.build.test_content import article, normalise
 from tests.conftest import ROOT, BuiltSite
+from tests.support.located import raises_located
 
 
 def episode_block(site: BuiltSite):
@@ -23,8 +23,8 @@ def episode_block(site: BuiltSite):
 def test_the_episode_is_the_models_own(site: BuiltSite) -> None:
     """The page shows exactly what lab.sim.render makes of a fresh run: nothing typed by hand."""
     lesson = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
-    (fence,) = find_fences(lesson, "docs/lesson.md", "lab-episode")
-    expected = render_episode(run_experiment(read_params(fence, "docs/lesson.md")), PREFIX)
+    (params,) = parse_page(lesson, "docs/lesson.md")
+    expected = render_episode(run_experiment(params), PREFIX)
     html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
     assert expected in html
 
@@ -66,17 +66,14 @@ def test_katex_is_vendored_from_the_locked_npm_package(site: BuiltSite) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "problem"),
+    ("body", "line", "problem"),
     [
-        ("turns: 7\n", "`turns`: "),
-        ("turns: [\n", "invalid YAML"),
-        ("- 1\n", "the worked example takes simulation parameters."),
+        ("turns: 7\n", 4, "`turns`: "),
+        ("turns: [\n", 4, "invalid YAML"),
+        ("- 1\n", 4, "the worked example takes simulation parameters."),
+        ("turns: 1\nturns: 2\n", 5, "the worked example sets 'turns' twice."),
     ],
 )
-def test_bad_parameters_fail_at_the_fence(body: str, problem: str) -> None:
+def test_bad_parameters_fail_at_their_line(body: str, line: int, problem: str) -> None:
     page = f"# T\n\n```lab-episode\n{body}```\n"
-    (fence,) = find_fences(page, "docs/page.md", "lab-episode")
-    with pytest.raises(FenceError) as caught:
-        read_params(fence, "docs/page.md")
-    assert str(caught.value).startswith("docs/page.md:")
-    assert problem in str(caught.value)
+    raises_located(lambda: parse_page(page, "docs/page.md"), "docs/page.md", line, problem)

@@ -2,7 +2,8 @@
 
 Every field of the spec becomes one labelled control, by its ``kind``
 (``choice``, ``integer``, ``number``, ``table``), with the spec's label, choice
-texts (``choice_labels``) and limits (said in a hint), an empty error slot the
+texts (``choice_labels``) and limits (said in a hint,
+:func:`lab.core.params.field_hint`), an empty error slot the
 page fills with :func:`lab.validate_params`'s own reason, and, for a field only
 some settings use (``used_when``), those settings as data so the page can hide
 it. A field the model adds to the spec appears here with no other change;
@@ -20,6 +21,8 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from lab import param_spec
+from lab.core.html import attrs, el, void
+from lab.core.params import field_hint
 from lab.sim.render import field_used, format_number
 from lab.sim.task import HELPER_RESPONSES, MAIN_RESPONSES
 from lesson_hooks.fences.simulation.fence import SimulationLab
@@ -27,35 +30,6 @@ from lesson_hooks.fences.simulation.fence import SimulationLab
 #: The choices of the time limit on the reader's code, in seconds (see render_actions).
 TIME_LIMITS = (2, 5, 10, 30)
 DEFAULT_TIME_LIMIT = 5
-
-
-def attrs(**attributes: Any) -> str:
-    """HTML attributes from keywords: ``data_lab_x`` -> ``data-lab-x``, ``class_`` -> ``class``.
-
-    None and False leave an attribute out; True writes it bare.
-    """
-    parts = []
-    for name, value in attributes.items():
-        if value is None or value is False:
-            continue
-        if isinstance(value, float):
-            value = format_number(value)
-        attr = name.rstrip("_").replace("_", "-")
-        parts.append(attr if value is True else f'{attr}="{escape(str(value))}"')
-    return " ".join(parts)
-
-
-def hint(spec: Mapping[str, Any]) -> str:
-    """The limits of a numeric field, in words."""
-    if spec["kind"] == "integer":
-        return f"Whole number, {spec['min']} to {spec['max']}."
-    if spec["kind"] == "number" and "min_exclusive" in spec:
-        return (
-            f"Above {format_number(spec['min_exclusive'])}, at most {format_number(spec['max'])}."
-        )
-    if spec["kind"] == "number":
-        return f"From {format_number(spec['min'])} to {format_number(spec['max'])}."
-    return ""
 
 
 class Field:
@@ -79,7 +53,7 @@ class Field:
             **extra,
         )
         error = f'<p class="lab-sim__error" id="{self.error_id}" data-lab-error="{self.name}"></p>'
-        return f"<{tag} {box}>{inner}{error}{after}</{tag}>"
+        return f"<{tag}{box}>{inner}{error}{after}</{tag}>"
 
     def hint(self, text: str) -> tuple[str, str | None]:
         """The hint's markup and id (none for an empty hint)."""
@@ -100,12 +74,12 @@ def render_choice(field: Field) -> str:
     spec = field.spec
     names = spec.get("choice_labels", {})
     options = "".join(
-        f"<option {attrs(value=c, selected=c == field.value)}>"
+        f"<option{attrs(value=c, selected=c == field.value)}>"
         f"{escape(str(names.get(c, names.get(str(c), c))))}</option>"
         for c in spec["choices"]
     )
     numeric = all(isinstance(c, int | float) and not isinstance(c, bool) for c in spec["choices"])
-    hint_html, hint_id = field.hint(spec.get("hint", ""))
+    hint_html, hint_id = field.hint(field_hint(spec))
     select = attrs(
         id=field.id,
         name=field.name,
@@ -114,18 +88,19 @@ def render_choice(field: Field) -> str:
         data_lab_numeric=numeric,
         aria_describedby=field.described_by(hint_id),
     )
-    return field.box(f"{field.label()}<select {select}>{options}</select>{hint_html}")
+    return field.box(f"{field.label()}<select{select}>{options}</select>{hint_html}")
 
 
 def render_number(field: Field) -> str:
     """A text input (any text reaches Python, which says what is wrong with it)."""
     spec = field.spec
-    hint_html, hint_id = field.hint(spec.get("hint") or hint(spec))
+    hint_html, hint_id = field.hint(field_hint(spec))
     inputmode = "numeric" if spec["kind"] == "integer" else "decimal"
     if spec.get("min", 0) < 0:
         inputmode = None  # phone keypads for numeric/decimal may lack a minus sign
     value = field.value
-    control = "<input " + attrs(
+    control = void(
+        "input",
         id=field.id,
         name=field.name,
         type="text",
@@ -137,7 +112,7 @@ def render_number(field: Field) -> str:
         data_lab_kind=spec["kind"],
         aria_describedby=field.described_by(hint_id),
     )
-    return field.box(field.label() + control + ">" + hint_html)
+    return field.box(f"{field.label()}{control}{hint_html}")
 
 
 def render_key() -> str:
@@ -160,7 +135,7 @@ def render_table(field: Field) -> str:
     table = field.lab.params.reward_table
     lo, hi = format_number(spec["min"]), format_number(spec["max"])
     hint_html, hint_id = field.hint(
-        spec.get("hint")
+        field_hint(spec)
         or "Rows: the helper's response; columns: the main agent's. Each cell is the shared "
         f"reward, a number from {lo} to {hi}."
     )
@@ -168,25 +143,28 @@ def render_table(field: Field) -> str:
     rows = []
     for i, helper in enumerate(HELPER_RESPONSES):
         cells = "".join(
-            "<td><input "
-            + attrs(
-                id=f"{field.id}-{i + 1}-{j + 1}",
-                type="text",
-                autocomplete="off",
-                spellcheck="false",
-                value=format_number(table[i][j]),
-                data_lab_cell=f"{i},{j}",
-                aria_label=f"Reward for helper {helper.id} with main {main.id}",
-                aria_describedby=field.error_id,
+            el(
+                "td",
+                None,
+                void(
+                    "input",
+                    id=f"{field.id}-{i + 1}-{j + 1}",
+                    type="text",
+                    autocomplete="off",
+                    spellcheck="false",
+                    value=format_number(table[i][j]),
+                    data_lab_cell=f"{i},{j}",
+                    aria_label=f"Reward for helper {helper.id} with main {main.id}",
+                    aria_describedby=field.error_id,
+                ),
             )
-            + "></td>"
             for j, main in enumerate(MAIN_RESPONSES)
         )
         rows.append(f'<tr><th scope="row"><code>{escape(helper.id)}</code></th>{cells}</tr>')
     grid = attrs(class_="lab-sim__grid", data_lab_field=field.name, data_lab_kind="table")
     inner = (
         f"<legend>{escape(spec['label'])}</legend>{hint_html}"
-        f'<div class="lab-sim__scroll"><table {grid}><thead><tr>'
+        f'<div class="lab-sim__scroll"><table{grid}><thead><tr>'
         f'<td class="lab-sim__corner">helper \\ main</td>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
@@ -229,7 +207,7 @@ def render_actions(lab: SimulationLab) -> str:
     p = lab.prefix
     limit_id = f"{p}-time-limit"
     options = "".join(
-        f"<option {attrs(value=s, selected=s == DEFAULT_TIME_LIMIT)}>{s} s</option>"
+        f"<option{attrs(value=s, selected=s == DEFAULT_TIME_LIMIT)}>{s} s</option>"
         for s in TIME_LIMITS
     )
     return (

@@ -17,11 +17,14 @@ from html import escape
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 from lab import run_experiment
 from lab.sim.render import SLOTS, method_labels, render_episode
-from lesson_hooks.fences.simulation.code import render_code
-from lesson_hooks.fences.simulation.fence import SimulationLab
+from lesson_hooks.fences.base import Fence
+from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.simulation.code_panel import render_code
+from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import SIMULATION_STYLESHEET
@@ -111,3 +114,12 @@ role="region" aria-label="Partner scores"></div>
 <div data-lab-episode data-lab-html="episode">{shown["episode"]}</div>
 </div>
 </div>""")
+
+
+def _render(lab: SimulationLab, fence: Fence) -> str:
+    return render_lab(lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url))
+
+
+FENCE = LabFence("simulation", read_simulation, _render, unique="page")
+formatter = FENCE.format
+parse_page = FENCE.read_page

@@ -7,11 +7,8 @@ import re
 import pytest
 
 from lab.lm.params import LM_PARAM_SPEC, validate_lm_params
-from lesson_hooks.fences.language_models import (
-    LanguageModelsFenceError,
-    parse_page,
-    render_lab,
-)
+from lesson_hooks.fences.language_models import parse_page, render_lab
+from tests.support.located import raises_located
 
 PATH = "docs/page.md"
 
@@ -20,10 +17,8 @@ def page(body: str, before: str = "Intro.\n\n") -> str:
     return f"{before}```lab-language-models\n{body}```\n"
 
 
-def error_of(markdown: str) -> LanguageModelsFenceError:
-    with pytest.raises(LanguageModelsFenceError) as caught:
-        parse_page(markdown, PATH)
-    return caught.value
+def fails_at(markdown: str, line: int, problem: str) -> None:
+    raises_located(lambda: parse_page(markdown, PATH), PATH, line, problem)
 
 
 def test_an_empty_fence_is_the_default_lab() -> None:
@@ -35,9 +30,10 @@ def test_an_empty_fence_is_the_default_lab() -> None:
 def test_defaults_are_checked_by_the_validator_at_their_line() -> None:
     (lab,) = parse_page(page("id: trap\ndefaults:\n  safe_reward: 0.9\n  seeds: 5\n"), PATH)
     assert (lab.id, lab.params.safe_reward, lab.params.seeds) == ("trap", 0.9, 5)
-    err = error_of(page("defaults:\n  updates: 10\n  safe_reward: 2\n"))
-    assert str(err) == (
-        "docs/page.md:6: `defaults`: safe_reward: Safe reward must be a number from 0 to 1; got 2."
+    fails_at(
+        page("defaults:\n  updates: 10\n  safe_reward: 2\n"),
+        6,
+        "`defaults`: safe_reward: Safe reward must be a number from 0 to 1; got 2.",
     )
 
 
@@ -49,19 +45,17 @@ def test_defaults_are_checked_by_the_validator_at_their_line() -> None:
         ("defaults: 3\n", 4, "`defaults` maps parameter names"),
         ("defaults:\n  seeds: [1\n", 5, "invalid YAML"),
         ("- a list\n", 4, "the lab's settings are a mapping"),
-        ("defaults:\n  group: 3\n", 5, "group: Unknown parameter"),
+        ("defaults:\n  group: 3\n", 5, "`defaults`: group: Unknown parameter"),
     ],
 )
 def test_a_bad_fence_fails_at_its_line(body: str, line: int, problem: str) -> None:
-    err = error_of(page(body))
-    assert err.path == PATH and err.line == line, str(err)
-    assert problem in str(err)
+    fails_at(page(body), line, problem)
 
 
 def test_an_unclosed_fence_and_a_repeated_id_are_named() -> None:
-    assert "never closed" in str(error_of("```lab-language-models\nid: a\n"))
+    fails_at("```lab-language-models\nid: a\n", 1, "the ```lab-language-models fence is never")
     twice = page("") + "\n" + page("", before="")
-    assert "already on this page (line 3)" in str(error_of(twice))
+    fails_at(twice, 6, "a lab with id 'language-models' is already on this page (line 3)")
 
 
 def test_a_fence_shown_as_an_example_is_left_alone() -> None:

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
-from typing import ClassVar
 
 import pytest
 
-from lesson_hooks.fences.mapping import (
-    SPEC_DIR,
-    ExerciseError,
-    check_unique,
-    find_fences,
-    parse_page,
-    render_exercise,
-    replace_fences,
-)
+from lesson_hooks.fences.custom import check_unique
+from lesson_hooks.fences.mapping import FENCE, SPEC_DIR, parse_page, render_exercise
+from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.paths import ROOT
+from tests.support.html import Node, normalise, parse_html
+from tests.support.located import raises_located
+from tests.support.markdown import convert
 
 LESSON = ROOT / "docs" / "lesson.md"
 PATH = "docs/page.md"
@@ -122,25 +116,36 @@ def test_multiline_yaml_text_is_folded() -> None:
 # ----------------------------------------------------------------- fences
 
 
-def test_only_three_backtick_fences_at_the_start_of_a_line() -> None:
+def test_every_block_superfences_reads_is_found_and_none_inside_other_code_blocks() -> None:
     markdown = (
         "````markdown\n```lab-mapping\nid: shown-as-an-example\n```\n````\n\n"
         "~~~\n```lab-mapping\n~~~\n\n"
         "````lab-mapping\nid: four-backticks\n````\n\n"
-        "    ```lab-mapping\n    id: indented\n    ```\n\n"
+        "!!! note\n\n    ```lab-mapping\n    id: in-an-admonition\n    ```\n\n"
+        '=== "Tab"\n\n    ~~~lab-mapping\n    id: in-a-tab\n    ~~~\n\n'
         "```python\nprint('```lab-mapping')\n```\n\n"
         f"```lab-mapping\n{VALID}```\n"
     )
-    fences = find_fences(markdown, PATH)
-    assert len(fences) == 1
-    assert fences[0].line == markdown.split("\n").index("id: tiny")
-    assert fences[0].body.startswith("id: tiny\n")
+    lines = markdown.split("\n")
+    found = [(fence.line, fence.body.split("\n")[0]) for fence in find_lab_fences(markdown, PATH)]
+    assert found == [
+        (lines.index("````lab-mapping") + 1, "id: four-backticks"),
+        (lines.index("    ```lab-mapping") + 1, "id: in-an-admonition"),
+        (lines.index("    ~~~lab-mapping") + 1, "id: in-a-tab"),
+        (max(n for n, line in enumerate(lines, 1) if line == "```lab-mapping"), "id: tiny"),
+    ]
 
 
-def test_replace_fences_swaps_only_the_fence() -> None:
-    markdown = page(VALID)
-    out = replace_fences(markdown, PATH, ["<div>LAB</div>"])
-    assert out == "# Title\n\nSome text.\n\n\n<div>LAB</div>\n\n\nMore text.\n"
+def test_inline_code_naming_a_block_is_text() -> None:
+    markdown = "```lab-mapping``` blocks are exercises.\n\n- A ```lab-mapping``` block.\n"
+    assert find_lab_fences(markdown, PATH) == []
+
+
+def test_the_block_becomes_the_exercise_in_place() -> None:
+    html = convert(page(VALID))
+    (exercise,) = parse_page(page(VALID), PATH)
+    markup = render_exercise(exercise, "assets/lab/exercises/tiny.json")
+    assert html == f"<h1>Title</h1>\n<p>Some text.</p>\n{markup}\n<p>More text.</p>"
 
 
 # ------------------------------------------------------------- validation
@@ -251,11 +256,7 @@ ERRORS = {
 def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> None:
     markdown = page(body)
     line = marked_line(markdown) if MARK in markdown else fence_line(markdown)
-    with pytest.raises(ExerciseError) as caught:
-        parse_page(markdown, PATH)
-    message = str(caught.value)
-    assert message.startswith(f"{PATH}:{line}: "), message
-    assert problem in message
+    raises_located(lambda: parse_page(markdown, PATH), PATH, line, problem)
 
 
 def test_complete_feedback_passes_when_every_pair_has_a_line() -> None:
@@ -298,78 +299,24 @@ def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
 
 def test_unclosed_fence() -> None:
     markdown = "# Title\n\n```lab-mapping\n" + VALID
-    with pytest.raises(ExerciseError, match=r"^docs/page\.md:3: the ```lab-mapping fence is never"):
-        find_fences(markdown, PATH)
+    raises_located(
+        lambda: parse_page(markdown, PATH), PATH, 3, "the ```lab-mapping fence is never closed."
+    )
 
 
 def test_ids_are_unique_across_the_site() -> None:
     first = parse_page(page(VALID), "docs/a.md")
     second_page = "Intro.\n\n" + page(VALID)
     second = parse_page(second_page, "docs/b.md")
-    with pytest.raises(ExerciseError) as caught:
-        check_unique(first + second)
-    assert str(caught.value) == (
-        f"docs/b.md:{fence_line(second_page)}: exercise id 'tiny' is already used at "
-        f"docs/a.md:{fence_line(page(VALID))}."
+    raises_located(
+        lambda: check_unique(first + second, FENCE.repeated),
+        "docs/b.md",
+        fence_line(second_page),
+        f"exercise id 'tiny' is already used at docs/a.md:{fence_line(page(VALID))}.",
     )
 
 
 # ------------------------------------------------------------- rendering
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict[str, str | None]
-    children: list[Node | str] = field(default_factory=list)
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-    def find_all(self, predicate) -> list[Node]:
-        found = [self] if predicate(self) else []
-        for child in self.children:
-            if isinstance(child, Node):
-                found += child.find_all(predicate)
-        return found
-
-    def find(self, predicate) -> Node:
-        (node,) = self.find_all(predicate)
-        return node
-
-
-class _TreeBuilder(HTMLParser):
-    VOID: ClassVar[set[str]] = {"br", "img", "input", "hr", "meta", "link"}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.root = Node("#root", {})
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        if tag not in self.VOID:
-            self.stack.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
-        self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        self.stack[-1].children.append(data)
-
-
-def parse_html(markup: str) -> Node:
-    builder = _TreeBuilder()
-    builder.feed(markup)
-    builder.close()
-    assert builder.stack == [builder.root], "unclosed elements"
-    return builder.root
-
-
-def has(attr: str, value: str | None = None):
-    return lambda node: attr in node.attrs and (value is None or node.attrs[attr] == value)
 
 
 def test_rendering_reads_as_the_exercise_without_javascript() -> None:
@@ -379,48 +326,47 @@ def test_rendering_reads_as_the_exercise_without_javascript() -> None:
     assert "\n\n" not in markup  # one raw HTML block for Python-Markdown
     tree = parse_html(markup)
 
-    lab = tree.find(has("data-lab", "mapping"))
+    lab = tree.one(**{"data-lab": "mapping"})
     assert lab.attrs["data-lab-id"] == "llm-collaboration"
     assert lab.attrs["data-lab-spec"] == url
     assert lab.attrs["data-lab-version"] == exercise.spec["version"]
 
-    prompt = lab.find(lambda n: n.tag == "p" and "lab-mapping__prompt" in n.attrs["class"])
-    assert prompt.text() == exercise.prompt
+    assert lab.find("p", "lab-mapping__prompt").text() == normalise(exercise.prompt)
 
-    concepts = lab.find(has("data-lab-concepts"))
+    concepts = lab.one(**{"data-lab-concepts": None})
     assert concepts.tag == "ul"
     items = [c for c in concepts.children if isinstance(c, Node)]
-    assert [item.text() for item in items] == list(exercise.concepts)
+    assert [item.text() for item in items] == [normalise(c) for c in exercise.concepts]
     assert [item.attrs["data-lab-concept"] for item in items] == list(exercise.concepts)
 
-    parts = lab.find(has("data-lab-parts"))
+    parts = lab.one(**{"data-lab-parts": None})
     assert parts.tag == "ol"
     items = [c for c in parts.children if isinstance(c, Node)]
     assert [item.attrs["data-lab-part"] for item in items] == ["1", "2", "3", "4", "5"]
-    assert [item.text() for item in items] == [part.text for part in exercise.parts]
+    assert [item.text() for item in items] == [normalise(part.text) for part in exercise.parts]
 
-    buttons = lab.find_all(lambda n: n.tag == "button")
+    buttons = lab.find_all("button")
     assert [(b.text(), b.attrs["data-lab-action"]) for b in buttons] == [
         ("Check", "check"),
         ("Clear", "clear"),
     ]
     assert all("hidden" in b.attrs and b.attrs["type"] == "button" for b in buttons)
-    assert "hidden" in lab.find(has("data-lab-controls")).attrs
+    assert "hidden" in lab.one(**{"data-lab-controls": None}).attrs
 
-    status = lab.find(has("data-lab-status"))
+    status = lab.one(**{"data-lab-status": None})
     assert status.attrs["role"] == "status"
     assert status.text() == ""
-    assert lab.find(has("data-lab-announcer")).attrs["aria-live"] == "polite"
+    assert lab.one(**{"data-lab-announcer": None}).attrs["aria-live"] == "polite"
 
-    answers = lab.find(has("data-lab-answers"))
+    answers = lab.one(**{"data-lab-answers": None})
     assert answers.tag == "details"
     assert "open" not in answers.attrs
-    assert answers.find(lambda n: n.tag == "summary").text() == "Answers and explanations"
-    entries = answers.find(lambda n: n.tag == "ol").find_all(lambda n: n.tag == "li")
+    assert answers.find("summary").text() == "Answers and explanations"
+    entries = answers.find("ol").find_all("li")
     for entry, part in zip(entries, exercise.parts, strict=True):
-        assert entry.text() == f"{part.text}: {part.answer}. {part.explanation}"
+        assert entry.text() == normalise(f"{part.text}: {part.answer}. {part.explanation}")
 
-    ids = [n.attrs["id"] for n in tree.find_all(has("id"))]
+    ids = [n.attrs["id"] for n in tree.all(id=None)]
     assert len(ids) == len(set(ids))
 
 
@@ -429,6 +375,6 @@ def test_rendering_escapes_text() -> None:
     (exercise,) = parse_page(page(body), PATH)
     markup = render_exercise(exercise, 'x".json')
     assert "<b>" not in markup
-    lab = parse_html(markup).find(has("data-lab", "mapping"))
+    lab = parse_html(markup).one(**{"data-lab": "mapping"})
     assert lab.attrs["data-lab-spec"] == 'x".json'
     assert 'Match <b>these</b> & "those"' in lab.text()

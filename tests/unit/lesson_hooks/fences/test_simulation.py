@@ -22,10 +22,12 @@ from lab.sim.render import (
     format_percent,
     method_labels,
 )
-from lesson_hooks.fences.simulation.fence import SimulationFenceError, find_fences, parse_page
-from lesson_hooks.fences.simulation.hook import on_page_markdown
+from lesson_hooks.fences.scan import find_lab_fences
+from lesson_hooks.fences.simulation import parse_page
 from lesson_hooks.fences.simulation.lab import render_lab
 from lesson_hooks.support.paths import ROOT
+from tests.support.located import raises_located
+from tests.support.markdown import convert
 
 PAGE = ROOT / "docs" / "simulation.md"
 PATH = "docs/page.md"
@@ -127,26 +129,13 @@ def test_the_simulation_page_has_one_lab_with_the_spec_defaults() -> None:
     assert lab.params == validate_params()
 
 
-def test_the_page_replaces_the_fence_with_the_lab() -> None:
-    class FakeFile:
-        abs_src_path = None
-        src_uri = "page.md"
-
-    class FakePage:
-        file = FakeFile()
-        url = "page/"
-
-    class FakeConfig:
-        config_file_path = None
-        docs_dir = "docs"
-
-    out = on_page_markdown(page(), FakePage(), FakeConfig(), None)  # type: ignore[arg-type]
-    assert "```lab-simulation" not in out
-    # Only pages with the lab load its stylesheet, by a page-relative URL.
-    assert '<link rel="stylesheet" href="../assets/lab/widgets/simulation.css">' in out
-    assert out.startswith('# Title\n\nSome text.\n\n\n<div class="lab lab-sim"')
-    assert out.endswith("</div>\n\n\nMore text.\n")
-    assert on_page_markdown("# No lab\n", FakePage(), FakeConfig(), None) == "# No lab\n"  # type: ignore[arg-type]
+def test_the_block_becomes_the_lab_with_its_stylesheet() -> None:
+    html = convert(page())
+    assert "lab-simulation" not in html.split('<div class="lab lab-sim"')[0]
+    # Only pages with the lab load its stylesheet (page-relative under MkDocs; see site.py).
+    assert '<link rel="stylesheet" href="assets/lab/widgets/simulation.css">' in html
+    assert html.startswith('<h1>Title</h1>\n<p>Some text.</p>\n<div class="lab lab-sim"')
+    assert html.endswith("</div>\n<p>More text.</p>")
 
 
 # ------------------------------------------------------- the form, from the spec
@@ -391,33 +380,31 @@ ERRORS = {
 def test_a_bad_fence_fails_at_its_line(case: str) -> None:
     body, problem = ERRORS[case]
     markdown = page(body)
-    with pytest.raises(SimulationFenceError) as failed:
-        parse_page(markdown, PATH)
-    message = str(failed.value)
-    assert message.startswith(f"{PATH}:{marked_line(markdown)}: "), message
-    assert problem in message
+    raises_located(lambda: parse_page(markdown, PATH), PATH, marked_line(markdown), problem)
 
 
 def test_an_unclosed_fence_fails_at_its_opening_line() -> None:
     markdown = "# Title\n\n```lab-simulation\nid: lost\n"
-    with pytest.raises(SimulationFenceError, match=rf"^{PATH}:3: .* never closed"):
-        find_fences(markdown, PATH)
+    raises_located(
+        lambda: parse_page(markdown, PATH), PATH, 3, "the ```lab-simulation fence is never closed."
+    )
 
 
 def test_two_labs_on_a_page_need_their_own_ids() -> None:
     markdown = page() + "\n" + page().replace("# Title\n", "")
-    with pytest.raises(SimulationFenceError) as failed:
-        parse_page(markdown, PATH)
     first, second = [
         n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-simulation"
     ]
-    assert str(failed.value).startswith(
-        f"{PATH}:{second}: a lab with id 'simulation' is already on this page (line {first})"
+    raises_located(
+        lambda: parse_page(markdown, PATH),
+        PATH,
+        second,
+        f"a lab with id 'simulation' is already on this page (line {first})",
     )
     assert len(parse_page(page() + "\n" + page("id: second\n"), PATH)) == 2
 
 
 def test_fences_inside_other_code_blocks_are_left_alone() -> None:
     markdown = "````markdown\n```lab-simulation\n```\n````\n\n" + page()
-    (fence,) = find_fences(markdown, PATH)
+    (fence,) = find_lab_fences(markdown, PATH)
     assert fence.line == markdown.split("\n").index("```lab-simulation", 4) + 1

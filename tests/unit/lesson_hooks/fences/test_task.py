@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from lesson_hooks.fences.task import TaskFenceError, parse_page, render_task
+from lesson_hooks.fences.task import parse_page, render_task
+from tests.support.located import line_of, raises_located
 
 PATH = "docs/page.md"
 LAB = "```lab-simulation\n```\n"
@@ -37,15 +38,10 @@ def page(task: str = TASK, lab: str = LAB) -> str:
     return f"# Page\n\n{lab}\nSome text.\n\n{task}"
 
 
-def error(markdown: str) -> str:
-    with pytest.raises(TaskFenceError) as err:
-        parse_page(markdown, PATH)
-    return str(err.value)
-
-
-def line_of(markdown: str, text: str) -> int:
-    (number,) = [n for n, line in enumerate(markdown.split("\n"), 1) if text in line]
-    return number
+def fails_at(markdown: str, at: str | int, problem: str) -> None:
+    """Reading the page fails at the line holding ``at`` (or at line ``at``)."""
+    line = at if isinstance(at, int) else line_of(markdown, at)
+    raises_located(lambda: parse_page(markdown, PATH), PATH, line, problem)
 
 
 def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
@@ -73,7 +69,12 @@ def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
             "open('x')",
             "the `when` of option 2: open() is not allowed",
         ),
-        ("    right: true", "    right: yes please", "right: yes please", "must be true or false"),
+        (
+            "    right: true",
+            "    right: yes please",
+            "right: yes please",
+            "`right` must be true or false.",
+        ),
         ("    right: true", "", "options:", "exactly one option needs `right: true`"),
         (
             "reached_optimum} seeds",
@@ -85,10 +86,10 @@ def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
             "report: the agents found it in {seeds.methods.learned.reached_optimum} seeds",
             "report: the agents found it",
             "report:",
-            "The report has no {expression}: it must come from the run.",
+            "`report`: The report has no {expression}: it must come from the run.",
         ),
         ("lab: simulation", "lab: chess", "lab: chess", "`lab` must be one of"),
-        ("id: my-task", "id: My Task", "id: My Task", "must be lowercase letters"),
+        ("id: my-task", "id: My Task", "id: My Task", "`id` 'My Task' must be lowercase letters"),
         (
             "explanation: Because the <safe> answer is never punished.",
             "explanation:",
@@ -101,47 +102,40 @@ def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
 def test_a_mistake_fails_at_its_line(old: str, new: str, at: str, message: str) -> None:
     task = TASK.replace(old, new, 1)
     assert task != TASK
-    markdown = page(task)
-    found = error(markdown)
-    assert found.startswith(f"{PATH}:{line_of(markdown, at)}: "), found
-    assert message in found
+    fails_at(page(task), at, message)
 
 
 def test_options_number_two_to_four() -> None:
     one = re.sub(r"  - text: Yes.*?\n.*?\n", "", TASK, count=1, flags=re.S)
-    assert "needs 2 to 4 predictions; got 1" in error(page(one))
+    fails_at(page(one), "options:", "`options` needs 2 to 4 predictions; got 1")
     extra = "".join(f"  - text: Option {i}.\n    when: 1 == {i}\n" for i in range(3))
     five = TASK.replace("report:", extra + "report:")
-    assert "needs 2 to 4 predictions; got 5" in error(page(five))
+    fails_at(page(five), "options:", "`options` needs 2 to 4 predictions; got 5")
 
 
 def test_a_missing_key_and_a_repeated_option_are_named() -> None:
-    assert error(
-        page(TASK.replace("explanation: Because the <safe> answer is never punished.\n", ""))
-    ).endswith("the task has no `explanation`.")
-    twice = TASK.replace("No, `stub` + `alone` in *every* seed.", "Yes, in most seeds.")
-    assert "option 2 repeats option 1" in error(page(twice))
+    markdown = page(TASK.replace("explanation: Because the <safe> answer is never punished.\n", ""))
+    fails_at(markdown, "```lab-task", "the task has no `explanation`.")
+    twice = page(TASK.replace("No, `stub` + `alone` in *every* seed.", "Yes, in most seeds."))
+    second = [n for n, line in enumerate(twice.split("\n"), 1) if "- text: Yes," in line][1]
+    fails_at(twice, second, "option 2 repeats option 1")
 
 
 def test_an_empty_task_or_a_list_is_refused_at_the_fence() -> None:
     empty = page("```lab-task\n```\n")
-    assert error(empty) == f"{PATH}:{line_of(empty, '```lab-task')}: the task is empty."
+    fails_at(empty, "```lab-task", "the task is empty.")
     listed = page("```lab-task\n- id: x\n```\n")
-    assert "a task is a mapping with keys `id`, `lab`" in error(listed)
+    fails_at(listed, "- id: x", "a task is a mapping with keys `id`, `lab`")
 
 
 def test_a_task_needs_its_lab_on_the_page() -> None:
-    markdown = page(lab="")
-    assert (
-        f"{PATH}:{line_of(markdown, 'lab: simulation')}: this page has no ```lab-simulation"
-        in error(markdown)
-    )
+    fails_at(page(lab=""), "lab: simulation", "this page has no ```lab-simulation")
 
 
 def test_two_tasks_with_one_id_are_refused() -> None:
     markdown = page(TASK + "\n" + TASK)
-    second = [n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-task"][1]
-    assert error(markdown).startswith(f"{PATH}:{second}: task id 'my-task' is already used at")
+    first, second = [n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-task"]
+    fails_at(markdown, second, f"task id 'my-task' is already used at {PATH}:{first}.")
 
 
 def test_an_example_inside_another_code_block_is_left_alone() -> None:
@@ -151,9 +145,11 @@ def test_an_example_inside_another_code_block_is_left_alone() -> None:
 def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
     (task,) = parse_page(page(), PATH)
     markup = render_task(task, "../assets/lab/widgets/task.css")
-    assert markup.startswith('<link rel="stylesheet" href="../assets/lab/widgets/task.css">')
-    root = re.search(r'<div class="lab lab-task"[^>]*>', markup)
-    assert root
+    root = re.match(r'<div class="lab lab-task"[^>]*>\n', markup)  # one element, for Markdown
+    assert root and markup.endswith("</div>")
+    assert markup[root.end() :].startswith(
+        '<link rel="stylesheet" href="../assets/lab/widgets/task.css">'
+    )
     assert 'id="my-task"' in root[0] and 'data-lab-task="my-task"' in root[0]
     assert 'data-lab="task"' in root[0] and 'data-lab-task-lab="simulation"' in root[0]
     spec = re.search(r'data-lab-task-spec="([^"]*)"', root[0])
@@ -175,4 +171,4 @@ def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
         "<strong>The experiment:</strong> Reward table Penalty game, Penalty k \u2212100, Seeds 20"
         in markup
     )
-    assert render_task(task).startswith("<div")  # the stylesheet is linked once per page
+    assert "<link" not in render_task(task)  # the stylesheet is linked once per page

@@ -1,0 +1,79 @@
+"""The graded-block base: a block the worker grades against a spec file (mapping, quiz).
+
+A graded block's spec is JSON with a ``version`` (a hash of everything else, so
+answers a reader saved for another version are not applied), written to
+``assets/lab/<dir>/<id>.json`` by the build; its ``id`` names that file, so it
+is unique across the site (:func:`graded_fence`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+from lesson_hooks.fences.base import Fence, Page
+from lesson_hooks.fences.custom import LabFence
+
+G = TypeVar("G", bound="Graded")
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A graded block; a kind sets ``SPEC_DIR`` and says what it grades (:meth:`content`)."""
+
+    SPEC_DIR: ClassVar[str]
+
+    id: str
+    path: str | None
+    line: int
+
+    def content(self) -> dict[str, Any]:
+        """What the grader reads, ``id`` first."""
+        raise NotImplementedError
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The JSON the grader reads; ``version`` hashes everything else."""
+        content = self.content()
+        canonical = json.dumps(content, sort_keys=True, ensure_ascii=False)
+        version = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+        return {"id": self.id, "version": version, **content}
+
+    @property
+    def spec_path(self) -> str:
+        """Where the spec lives in the built site."""
+        return f"{self.SPEC_DIR}/{self.id}.json"
+
+    def spec_url(self, page: Page) -> str:
+        """The spec's URL as ``page`` reaches it."""
+        return get_relative_url(self.spec_path, page.url)
+
+    def spec_file(self, config: MkDocsConfig) -> File:
+        """The spec as a file of the built site."""
+        content = json.dumps(self.spec, ensure_ascii=False, indent=2) + "\n"
+        return File.generated(config, self.spec_path, content=content)
+
+
+@dataclass(frozen=True)
+class _LinkingSpec:
+    """A graded kind's render, handed the spec's URL as the block's page reaches it."""
+
+    render: Callable[[Any, str], str]
+
+    def __call__(self, block: Graded, fence: Fence) -> str:
+        return self.render(block, block.spec_url(fence.page))
+
+
+def graded_fence(
+    kind: str, read: Callable[[Fence], G], render: Callable[[G, str], str], noun: str
+) -> LabFence[G]:
+    """A graded kind's fence: ids unique across the site, ``render(block, spec_url)``."""
+    return LabFence(kind, read, _LinkingSpec(render), unique="site", noun=noun)

@@ -1,0 +1,85 @@
+"""The settings reader of the run-style labs (simulation, language models, the episode).
+
+A run-style lab's block is optional YAML: an ``id`` (it names the lab's element
+ids, ``lab-<id>-...``) and ``defaults``, the form's starting values, checked by
+the lab's own validator (:data:`lab.kinds.RUNNERS`), so a value the lab would
+refuse fails the build at its line::
+
+    ```lab-simulation
+    id: climbing
+    defaults:
+      table: penalty
+    ```
+
+The episode's block is the parameters themselves (:func:`read_values`). The
+forms word a field's help and limits from the lab's spec through
+:func:`lab.core.params.field_hint`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import yaml
+
+from lesson_hooks.fences.base import Fence, Reader, keys
+
+P = TypeVar("P")
+
+FENCE_KEYS = ("id", "defaults")
+
+
+@dataclass(frozen=True)
+class Lab(Generic[P]):
+    """One run-style lab on a page: its id and the values its form starts with."""
+
+    id: str
+    params: P
+    path: str | None
+    line: int
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of every element id inside the lab."""
+        return f"lab-{self.id}"
+
+
+def read_lab(fence: Fence, validate: Callable[[Mapping[str, Any]], P], default_id: str) -> Lab[P]:
+    """The block's ``id`` and its ``defaults`` checked by ``validate``, or a located error."""
+    reader = Reader(fence)
+    root = reader.root()
+    lab_id, defaults, lines = default_id, {}, {}
+    if root is not None:
+        if not isinstance(root, yaml.MappingNode):
+            raise reader.fail(
+                root, f"the lab's settings are a mapping with keys {keys(FENCE_KEYS)}."
+            )
+        entries = reader.mapping(root, FENCE_KEYS, "the lab's settings")
+        if "id" in entries:
+            lab_id = reader.slug(entries["id"], default_id)
+        if "defaults" in entries:
+            defaults, lines = reader.values(
+                "`defaults`",
+                entries["defaults"][1],
+                "`defaults` maps parameter names to starting values.",
+            )
+    params = reader.checked(
+        validate, defaults, lines, fence.line, lambda name, reason: f"`defaults`: {name}: {reason}"
+    )
+    return Lab(lab_id, params, fence.page.path, fence.line)
+
+
+def read_values(
+    fence: Fence, validate: Callable[[Mapping[str, Any]], Any], what: str, not_a_mapping: str
+) -> dict[str, Any]:
+    """A block whose body is the lab's parameters (``what`` names the block), checked."""
+    reader = Reader(fence)
+    root = reader.root()
+    values, lines = reader.values(what, root, not_a_mapping) if root is not None else ({}, {})
+    reader.checked(validate, values, lines, fence.line, lambda name, reason: f"`{name}`: {reason}")
+    return values
+
+
+# ------------------------------------------------------------- the forms' words

@@ -1,0 +1,112 @@
+"""What the formatters know of their page, and what the hook checks once a page is rendered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from lesson_hooks.fences import custom, sitewide
+from lesson_hooks.fences.base import FenceError
+from lesson_hooks.fences.scan import find_lab_fences
+from tests.support.located import raises_located
+from tests.support.markdown import convert
+
+PATH = "docs/page.md"
+QUIZ = """\
+```lab-quiz
+id: {id}
+prompt: Answer.
+questions:
+  - text: Shared?
+    explanation: One reward.
+    options:
+      - text: "Yes."
+        correct: true
+        feedback: Right.
+      - text: "No."
+        {key}: Wrong.
+```
+"""
+
+
+def quiz(quiz_id: str = "q", key: str = "feedback") -> str:
+    return QUIZ.format(id=quiz_id, key=key)
+
+
+@dataclass
+class _File:
+    src_uri: str = "page.md"
+
+
+@dataclass
+class _Page:
+    """What leave reads of an MkDocs page."""
+
+    file: _File = field(default_factory=_File)
+    url: str = "page/"
+    present_anchor_ids: set[str] = field(default_factory=set)
+
+
+@pytest.fixture(autouse=True)
+def _no_page_left_over():
+    yield
+    custom.leave()
+
+
+def render(markdown: str) -> str:
+    """``markdown`` converted as the hook has a page converted: its blocks entered first."""
+    fences = find_lab_fences(markdown, PATH, "page/")
+    custom.enter(fences[0].page, fences)
+    return convert(markdown)
+
+
+def test_each_block_is_claimed_by_its_line_identical_ones_in_order() -> None:
+    markdown = f"# Page\n\n{quiz()}\n!!! note\n\n" + "".join(
+        f"    {line}\n" if line else "\n" for line in quiz().split("\n")[:-1]
+    )
+    html = render(markdown)
+    page = custom.leave()
+    assert page is not None
+    assert set(page.markup) == set(page.fences) and len(page.fences) == 2
+    assert html.count('data-lab="quiz"') == 2
+    # Links are relative to the page (the spec file lives at the site's root).
+    assert 'data-lab-spec="../assets/lab/quizzes/q.json"' in html
+
+
+def test_the_ids_inside_the_labs_become_the_pages_anchors() -> None:
+    html = render(f"# Page\n\n{quiz()}")
+    page = _Page()
+    sitewide.leave(page, html)  # type: ignore[arg-type]
+    assert {"lab-q", "lab-q-q1-hint"} <= page.present_anchor_ids
+
+
+def test_a_block_no_formatter_rendered_fails_at_its_line() -> None:
+    markdown = f"# Page\n\n{quiz()}"
+    fences = find_lab_fences(markdown, PATH)
+    custom.enter(fences[0].page, fences)
+    raises_located(
+        lambda: sitewide.leave(_Page(), "<h1>Page</h1>"),  # type: ignore[arg-type]
+        PATH,
+        3,
+        "the ```lab-quiz block was not rendered as a lab",
+    )
+
+
+def test_without_the_hook_a_block_renders_and_its_errors_count_from_its_fence() -> None:
+    assert 'data-lab="quiz"' in convert(f"# Page\n\n{quiz()}")
+    with pytest.raises(FenceError) as caught:
+        convert(f"# Page\n\n{quiz(key='feedbak')}")
+    assert str(caught.value).startswith(
+        "a ```lab-quiz block, line 11 from its opening fence: unknown key 'feedbak'"
+    )
+
+
+def test_an_unknown_kind_is_named_with_the_closest_kind() -> None:
+    raises_located(
+        lambda: sitewide.read_page("```lab-simulaton\n```\n", PATH),
+        PATH,
+        1,
+        "unknown lab block ```lab-simulaton (expected `lab-mapping`, `lab-quiz`, `lab-task`, "
+        "`lab-simulation`, `lab-language-models`, `lab-episode`). Did you mean `lab-simulation`?",
+    )
