@@ -1,6 +1,6 @@
 """The language-model lab's results as HTML, for the build and for the worker alike.
 
-All markup is made by :mod:`lab.core.html`, so whatever a result holds (code,
+All markup is made by :mod:`lab.core.markup`, so whatever a result holds (code,
 tokens, numbers such as ``<0.001``) reaches the page as text. Element ids start
 with the lab's ``prefix`` (``lab-<id>``) so a page can hold several labs.
 """
@@ -11,7 +11,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lab.core.html import Markup, el, join, trusted
+from lab.core.markup import Markup, el, join, trusted
 
 __all__ = ["render_models", "render_seeds", "render_step"]
 

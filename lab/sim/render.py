@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from lab.core.html import Markup, el, escape, join
+from lab.core.markup import Markup, el, escape, join
 from lab.core.params import field_used
 from lab.sim.experiment import METHOD_LABELS
 from lab.sim.params import param_spec

@@ -21,7 +21,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from lab import param_spec
-from lab.core.html import attrs, el, void
+from lab.core.markup import attrs, el, void
 from lab.core.params import field_hint
 from lab.sim.render import field_used, format_number
 from lab.sim.task import HELPER_RESPONSES, MAIN_RESPONSES

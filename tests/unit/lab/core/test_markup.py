@@ -1,8 +1,8 @@
-"""lab.core.html: text cannot reach markup unescaped."""
+"""lab.core.markup: text cannot reach markup unescaped."""
 
 from __future__ import annotations
 
-from lab.core.html import Markup, attrs, el, escape, join, trusted, void
+from lab.core.markup import Markup, attrs, el, escape, join, trusted, void
 
 
 def test_text_children_and_attribute_values_are_escaped() -> None:
