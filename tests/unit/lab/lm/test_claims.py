@@ -95,6 +95,11 @@ def _said(n: int, total: int, unit: str = "seeds") -> str:
     return describe_count(n, total, unit)
 
 
+def _between(n: int) -> str:
+    """A second count's interval, shorter: "somewhere between 82% and 91%"."""
+    return _said(n, SEEDS).split("; ")[1].removesuffix(" of all seeds")
+
+
 def _main_name_moves_most() -> int:
     """Of the first three updates of seeds 0-199, how many push main's second token most."""
     moved = 0
@@ -114,7 +119,8 @@ COLD = {"safe_reward": 0.9, "temperature": 0.6}
 PAGE_COUNTS = {
     "defaults, calls": lambda: (
         f"the pair calls a shared name in {_said(count({}, 'call'), SEEDS).replace('; ', ' (')}) "
-        f"and main writes `w * h` itself in the other {count({}, 'inline')}."
+        f"and main writes `w * h` itself in the other {count({}, 'inline')} "
+        f"({_said(count({}, 'inline'), SEEDS).split('; ')[1]})."
     ),
     "defaults, within 2%": lambda: f"({_said(_optimal({}), SEEDS)}): a pair",
     "trained alone, inline": lambda: (
@@ -131,11 +137,12 @@ PAGE_COUNTS = {
     ),
     "safe 0.9, calls": lambda: (
         f"{_said(count({'safe_reward': 0.9}, 'call'), SEEDS).replace('; ', ' call (')}), "
-        f"against {count({}, 'call')} of 200 at 0.6."
+        f"against {count({}, 'call')} of 200 at 0.6 ({_between(count({}, 'call'))})."
     ),
     "cold, calls": lambda: (
         f"{_said(count(COLD, 'call'), SEEDS).replace('; ', ' (')}), against "
-        f"{count({'safe_reward': 0.9}, 'call')} of 200 at temperature 1."
+        f"{count({'safe_reward': 0.9}, 'call')} of 200 at temperature 1 "
+        f"({_between(count({'safe_reward': 0.9}, 'call'))})."
     ),
     "the helper's name or operator moves most": lambda: (
         f"at update 1, in {_said(_helper_pushes_name_or_operator(), SEEDS).replace('; ', ' (')})."
