@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from lab.core.stats import describe_count, wilson_interval
 from lab.lm.expected import expected_reward
 from lab.lm.interpreter import BROKEN, CALL, INLINE, reward, verify
 from lab.lm.params import LMParams, validate_lm_params
@@ -40,9 +41,12 @@ __all__ = [
     "TokenLM",
     "describe_models",
     "pretrained_models",
+    "reaches_optimum",
     "run_language_models",
+    "seed_outcome",
     "step_language_models",
     "summarize",
+    "tally_seeds",
 ]
 
 Progress = Callable[[dict[str, Any]], Any]
@@ -90,8 +94,23 @@ def describe_models(helper: TokenLM, main: TokenLM, communication: bool) -> dict
     }
 
 
+#: A pair reached the optimum when its expected reward is this close to the best (2%), the
+#: simulation's meaning (:data:`lab.sim.experiment.OPTIMUM_TOLERANCE`), so both labs count alike.
+OPTIMUM_TOLERANCE = 0.02
+
+
+def reaches_optimum(expected: float, best: float) -> bool:
+    """Within :data:`OPTIMUM_TOLERANCE` of the best expected reward, as the simulation counts.
+
+    The language-model lab's copy of the one meaning of "optimum"; it goes once the
+    labs share one function.
+    """
+    return expected >= best - OPTIMUM_TOLERANCE * abs(best) - 1e-9
+
+
 def outcome(helper: TokenLM, main: TokenLM, params: LMParams, communication: bool) -> dict:
-    """What the pair now writes most often, and whether that is the optimum."""
+    """What the pair now writes most often, its exact expected reward, and whether that
+    expected reward is within 2% of the best (``optimal``)."""
     h = helper.most_likely(HELPER)[0][0]
     prompt = main_prompt(h, communication)
     m = main.most_likely(prompt)[0][0]
@@ -104,7 +123,7 @@ def outcome(helper: TokenLM, main: TokenLM, params: LMParams, communication: boo
         "code": joint_code(h, m),
         "verdict": verdict,
         "reward": value,
-        "optimal": value >= _optimum(params)["reward"],
+        "optimal": reaches_optimum(expectation.reward, _optimum(params)["reward"]),
         "convention": VOCAB[h[1]] if verdict == CALL else None,
         "expected_reward": _round(expectation.reward),
         "calls": _round(expectation.call),
@@ -117,29 +136,78 @@ def _optimum(params: LMParams) -> dict[str, Any]:
     h, m = tokenize("def area ( w , h ) : return w * h"), tokenize("return area ( w , h )")
     return {
         "reward": max(1.0, params.safe_reward),
+        "tolerance": OPTIMUM_TOLERANCE,
         "code": joint_code(h, m),
         "text": "the helper defines the product under some name and main calls that name",
     }
 
 
-_PROMPTED: dict[float, dict[str, Any]] = {}
+_PROMPTED: dict[tuple[float, float], dict[str, Any]] = {}
 
 
 def _prompted(params: LMParams) -> dict[str, Any]:
     """The pretrained pair; it does not depend on the seed, so it is computed once."""
-    if params.safe_reward not in _PROMPTED:
-        _PROMPTED[params.safe_reward] = outcome(TokenLM(), TokenLM(), params, False)
-    return _PROMPTED[params.safe_reward]
+    key = (params.safe_reward, params.temperature)
+    if key not in _PROMPTED:
+        pair = TokenLM(temperature=params.temperature), TokenLM(temperature=params.temperature)
+        _PROMPTED[key] = outcome(*pair, params, False)
+    return _PROMPTED[key]
 
 
 @functools.cache
-def pretrained_models() -> dict[str, Any]:
-    """The pretrained pair described; it does not depend on the run, so it is computed once."""
-    return describe_models(TokenLM(), TokenLM(), False)
+def pretrained_models(temperature: float = 1.0) -> dict[str, Any]:
+    """The pretrained pair described, as it writes at ``temperature``; computed once each."""
+    return describe_models(
+        TokenLM(temperature=temperature), TokenLM(temperature=temperature), False
+    )
+
+
+#: The methods a run compares: (the training's random stream, who learns, main reads the helper).
+METHODS: dict[str, tuple[int, tuple[str, ...], bool]] = {
+    "learned": (0, (HELPER, MAIN), False),
+    "trained_alone": (1, (HELPER,), False),  # and main alone on stream 2, then paired
+    "communication": (3, (HELPER, MAIN), True),
+}
+
+
+def seed_outcome(params: LMParams, method: str) -> dict[str, Any]:
+    """One method's outcome for ``params.seed``: what a seeds row of a run holds for it.
+
+    ``run_language_models`` is made of these (and of :func:`tally_seeds`); a check over
+    many seeds may call them directly, to share a method's runs between settings.
+    """
+    stream, learners, communication = METHODS[method]
+    if method == "trained_alone":
+        helper, _, _, _ = train(params, stream, learners=learners)
+        _, main, _, _ = train(params, 2, learners=(MAIN,))
+    else:
+        helper, main, _, _ = train(params, stream, learners, communication)
+    return outcome(helper, main, params, communication)
+
+
+#: The progress phase each comparison reports (the page's words for it).
+_PHASES = {"trained_alone": "alone", "communication": "communication"}
+
+
+def _methods(params: LMParams) -> tuple[str, ...]:
+    return tuple(
+        m
+        for m, asked in (
+            ("learned", True),
+            ("trained_alone", params.compare_alone),
+            ("communication", params.compare_communication),
+        )
+        if asked
+    )
 
 
 def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict[str, Any]:
     """Every method for one seed; ``detail`` adds the curves and the models."""
+    if not detail:
+        return {
+            "seed": params.seed,
+            **{m: seed_outcome(params, m) for m in _methods(params)},
+        }
     every = max(1, params.updates // 40)
     curve_points: list[float] = []  # rounded once each, not again in every report
 
@@ -155,26 +223,17 @@ def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict
                 }
             )
 
-    helper, main, curve, _ = train(params, 0, on_update=on_update if detail else None)
-    learned = outcome(helper, main, params, False)
-    result: dict[str, Any] = {"seed": params.seed, "learned": learned}
-    if params.compare_alone:
-        if progress:
-            progress({"phase": "alone", "update": params.updates, "updates": params.updates})
-        helper_alone, _, _, _ = train(params, 1, learners=(HELPER,))
-        _, main_alone, _, _ = train(params, 2, learners=(MAIN,))
-        result["trained_alone"] = outcome(helper_alone, main_alone, params, False)
-    if params.compare_communication:
+    helper, main, curve, _ = train(params, 0, on_update=on_update)
+    result: dict[str, Any] = {"seed": params.seed, "learned": outcome(helper, main, params, False)}
+    for method in _methods(params)[1:]:
         if progress:
             progress(
-                {"phase": "communication", "update": params.updates, "updates": params.updates}
+                {"phase": _PHASES[method], "update": params.updates, "updates": params.updates}
             )
-        helper_c, main_c, _, _ = train(params, 3, communication=True)
-        result["communication"] = outcome(helper_c, main_c, params, True)
-    if detail:
-        result["curve"] = [_round(x) for x in curve]
-        result["before"] = pretrained_models()
-        result["after"] = describe_models(helper, main, False)
+        result[method] = seed_outcome(params, method)
+    result["curve"] = [_round(x) for x in curve]
+    result["before"] = pretrained_models(params.temperature)
+    result["after"] = describe_models(helper, main, False)
     return result
 
 
@@ -191,19 +250,42 @@ def _tally(runs: list[dict[str, Any]], method: str) -> dict[str, Any] | None:
     outcomes = [run[method] for run in runs if method in run]
     if not outcomes:
         return None
+    n = len(outcomes)
     conventions: dict[str, int] = {}
     for o in outcomes:
         if o["convention"]:
             conventions[o["convention"]] = conventions.get(o["convention"], 0) + 1
-    return {
-        "seeds": len(outcomes),
+    counts = {
         "optimal": sum(o["optimal"] for o in outcomes),
+        "call": sum(o["verdict"] == CALL for o in outcomes),
         "inline": sum(o["verdict"] == INLINE for o in outcomes),
         "broken": sum(o["verdict"] == BROKEN for o in outcomes),
+    }
+    return {
+        "seeds": n,
+        **counts,
+        "interval": [_round(x) for x in wilson_interval(counts["optimal"], n)],
         "conventions": dict(sorted(conventions.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "mean_expected_reward": _round(
-            math.fsum(o["expected_reward"] for o in outcomes) / len(outcomes)
-        ),
+        "mean_expected_reward": _round(math.fsum(o["expected_reward"] for o in outcomes) / n),
+        # Each count with its 95% interval, in the words the page and the tasks' reports use.
+        "in_words": {name: describe_count(c, n) for name, c in counts.items()},
+    }
+
+
+def tally_seeds(params: LMParams, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A run's ``seeds``: per method, the counts over ``runs`` (each with its interval), and
+    each seed's outcome."""
+    return {
+        "first": params.seed,
+        "count": len(runs),
+        **{m: _tally(runs, m) for m in METHODS},
+        "runs": [
+            {
+                "seed": r["seed"],
+                **{m: r[m]["convention"] or r[m]["verdict"] for m in METHODS if m in r},
+            }
+            for r in runs
+        ],
     }
 
 
@@ -211,21 +293,26 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _closeness(expected: float, optimal: bool, best: float) -> str:
+    """``0.97 (not within 2% of the best, 1)``: an expected reward and what the count says of it."""
+    return f"{expected:.2f} ({'' if optimal else 'not '}within 2% of the best, {best:g})"
+
+
 def summarize(result: dict[str, Any]) -> str:
     """The outcome in words, made from the numbers (the page never hand-types it)."""
     params = result["params"]
-    safe = f"{params['safe_reward']:g}"
+    safe, best = f"{params['safe_reward']:g}", result["optimum"]["reward"]
+    after = f"After {_plural(params['updates'], 'update')}"
     if result["seeds"]:
         tally = result["seeds"]["learned"]
-        n = tally["seeds"]
-        stuck = n - tally["optimal"]
+        said = tally["in_words"]
         names = ", ".join(f"{name} {count}" for name, count in tally["conventions"].items())
         words_ = [
-            f"Over {_plural(n, 'seed')}, MAGRPO reached the optimum in {tally['optimal']} of {n}"
+            f"{after}, MAGRPO's pair calls a shared name in {said['call']}"
             + (f" (conventions: {names})" if names else "")
-            + f"; {stuck} got stuck"
-            + (f", {tally['inline']} of them with main writing w * h itself" if stuck else "")
-            + f" (safe reward {safe}). Mean expected reward {tally['mean_expected_reward']:.2f}."
+            + f". Main writes w * h itself (safe reward {safe}) in {said['inline']}."
+            + f" Within 2% of the best expected reward ({best:g}): {said['optimal']}."
+            + f" Mean expected reward {tally['mean_expected_reward']:.2f}."
         ]
         for method, label in (
             ("trained_alone", "Trained alone"),
@@ -233,30 +320,30 @@ def summarize(result: dict[str, Any]) -> str:
         ):
             other = result["seeds"].get(method)
             if other:
-                words_.append(f"{label}: {other['optimal']} of {other['seeds']} reached it.")
+                words_.append(
+                    f"{label}: a shared name in {other['in_words']['call']}; "
+                    f"within 2% of the best, {other['in_words']['optimal']}."
+                )
         return " ".join(words_)
     learned = result["learned"]
     expected = result["expected_reward"]
-    if learned["optimal"] and learned["convention"]:
+    seed = f"With seed {params['seed']}, {after[0].lower()}{after[1:]}"
+    if learned["convention"]:
         first = (
-            f"With seed {params['seed']}, the two models settled on a convention: the helper "
-            f"names its function {learned['convention']} and main calls it "
-            f"(reward {learned['reward']:g})."
+            f"{seed}, the two models share a convention: the helper names its function "
+            f"{learned['convention']} and main calls it (reward {learned['reward']:g})."
         )
     elif learned["verdict"] == INLINE:
         first = (
-            f"With seed {params['seed']}, the models got stuck: main writes w * h itself, "
-            f"which is always safe (reward {safe}), so the helper's name no longer matters "
-            f"to anyone."
+            f"{seed}, the models are stuck: main writes w * h itself, which is always safe "
+            f"(reward {safe}), so the helper's name no longer matters to anyone."
         )
-    elif learned["optimal"]:
-        first = f"With seed {params['seed']}, the models reached the optimum."
     else:
-        first = f"With seed {params['seed']}, the models' most likely program is broken."
+        first = f"{seed}, the models' most likely program is broken."
     parts = [
         first,
-        f"Expected reward {expected['prompted']:.2f} before training, "
-        f"{expected['learned']:.2f} after.",
+        f"Expected reward {expected['prompted']:.2f} before training; after it, "
+        f"{_closeness(expected['learned'], learned['optimal'], best)}.",
     ]
     if expected["trained_alone"] is not None:
         alone = result["trained_alone"]
@@ -267,9 +354,9 @@ def summarize(result: dict[str, Any]) -> str:
         )
     if expected["communication"] is not None:
         comm = result["communication"]
-        reached = "reached the optimum" if comm["optimal"] else "did not reach the optimum"
         parts.append(
-            f"With main reading the helper's code: {expected['communication']:.2f}, {reached}."
+            "With main reading the helper's code: "
+            f"{_closeness(expected['communication'], comm['optimal'], best)}."
         )
     return " ".join(parts)
 
@@ -297,22 +384,7 @@ def run_language_models(
         "seeds": None,
     }
     if params.seeds > 1:
-        result["seeds"] = {
-            "first": params.seed,
-            "count": params.seeds,
-            **{m: _tally(runs, m) for m in ("learned", "trained_alone", "communication")},
-            "runs": [
-                {
-                    "seed": r["seed"],
-                    **{
-                        m: r[m]["convention"] or r[m]["verdict"]
-                        for m in ("learned", "trained_alone", "communication")
-                        if m in r
-                    },
-                }
-                for r in runs
-            ],
-        }
+        result["seeds"] = tally_seeds(params, runs)
     result["summary"] = summarize(result)
     return result
 

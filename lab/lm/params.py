@@ -20,6 +20,7 @@ from lab.core.params import ParamError, Params, Spec
 __all__ = [
     "BASELINES",
     "LM_PARAM_SPEC",
+    "TOKEN_WEIGHTINGS",
     "LMParams",
     "ParamError",
     "lm_param_spec",
@@ -27,6 +28,9 @@ __all__ = [
 ]
 
 MAX_SEED = 2**32 - 1
+#: How a response's token gradients add up (:func:`lab.lm.training.policy_step`): ``sum``
+#: is CoMLRL's sum of token log-probabilities, ``mean`` GRPO's 1/|o| (Shao et al., 2024).
+TOKEN_WEIGHTINGS = ("sum", "mean")
 
 #: Labels, defaults and limits of every field, for the page's form and for the messages
 #: (the keys are :mod:`lab.core.params`'s).
@@ -86,6 +90,22 @@ LM_PARAM_SPEC: dict[str, dict[str, Any]] = {
         "choices": list(BASELINES),
         "help": "What each reward is compared with to make its advantage.",
     },
+    "temperature": {
+        "label": "Temperature",
+        "kind": "number",
+        "default": 1.0,
+        "min_exclusive": 0.0,
+        "max": 5.0,
+        "help": "Both models write each token from softmax(logits / T); CoMLRL samples at 0.6.",
+    },
+    "token_weighting": {
+        "label": "Token weighting",
+        "kind": "choice",
+        "default": "sum",
+        "choices": list(TOKEN_WEIGHTINGS),
+        "help": "sum: every token takes the whole advantage (CoMLRL); "
+        "mean: divided by the response's length (GRPO).",
+    },
     "compare_alone": {
         "label": "Also train each agent alone",
         "kind": "boolean",
@@ -119,6 +139,8 @@ class LMParams(Params):
     seed: int = 0
     seeds: int = 1
     baseline: str = "mean"
+    temperature: float = 1.0
+    token_weighting: str = "sum"
     compare_alone: bool = True
     compare_communication: bool = False
 

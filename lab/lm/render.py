@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lab.core.markup import Markup, el, join, trusted
+from lab.core.stats import wilson_interval
 
 __all__ = ["render_models", "render_seeds", "render_step"]
 
@@ -106,8 +107,46 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
             "data-strength": _strength(a),
             "aria-label": f"{who}: each token with its probability before → after",
         }
-        return join([el("p", {"class": "lm-tokens__who"}, who), el("ol", attributes, *chips)])
+        return join(
+            [
+                el("p", {"class": "lm-tokens__who"}, who),
+                el("ol", attributes, *chips),
+                el("p", {"class": "lm-caption"}, _biggest_move(items)),
+            ]
+        )
 
+    params = step["params"]
+    if params.get("token_weighting", "sum") == "mean":
+        share = join(
+            [
+                _prose(
+                    "Each token gets the advantage divided by its response's length, A / |o| "
+                    "(GRPO's length normalisation): the helper's "
+                    f"{len(sample['helper'])} decisions get "
+                ),
+                _num(a / len(sample["helper"]), 3),
+                _prose(f" each, main's {len(sample['main'])} get "),
+                _num(a / len(sample["main"]), 3),
+                _prose(". Each token's logit moves by that share "),
+            ]
+        )
+    else:
+        share = join(
+            [
+                "Every token of both responses gets the same advantage, ",
+                _num(a),
+                _prose(": one number for the whole joint response. Each token's logit moves by A "),
+            ]
+        )
+    temperature = params.get("temperature", 1.0)
+    tempered = (
+        _prose(
+            f" The probabilities shown are at temperature {temperature:g}, as the models write; "
+            "the update's p is at temperature 1, as in CoMLRL's loss."
+        )
+        if temperature != 1.0
+        else ""
+    )
     update, n = step["update"], len(step["group"])
     group = el(
         "table",
@@ -143,17 +182,31 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
             el(
                 "p",
                 {"class": "lm-caption"},
-                "Every token of both responses gets the same advantage, ",
-                _num(a),
-                _prose(": one number for the whole joint response. Each token's logit moves by A "),
+                share,
                 TIMES,
                 " (1 ",
                 MINUS,
                 " p), so a token the model was already sure of barely changes; the uncertain "
                 "choices move.",
+                tempered,
             ),
             tokens(sample["helper"], "Helper"),
             tokens(sample["main"], "Main"),
+        ]
+    )
+
+
+def _biggest_move(items: Sequence[Mapping[str, Any]]) -> Markup:
+    """Which of a response's tokens this update moved most, before and after."""
+    moves = [abs(t["after"] - t["before"]) for t in items]
+    if not moves or max(moves) == 0:
+        return _prose("No token's probability changed.")
+    t = items[moves.index(max(moves))]
+    return join(
+        [
+            "Biggest change: ",
+            el("code", None, t["token"]),
+            f", {_p(t['before'])} → {_p(t['after'])}.",
         ]
     )
 
@@ -214,8 +267,19 @@ def render_models(models: Mapping[str, Mapping[str, Any]], prefix: str) -> Marku
     return el("div", {"class": "lm-models"}, *columns)
 
 
+def _count(successes: int, trials: int) -> Markup:
+    """``18 of 20`` and its 95% interval: ``(70% to 97% of all seeds)``."""
+    low, high = wilson_interval(successes, trials)
+    return join(
+        [
+            f"{successes} of {trials}",
+            el("span", {"class": "lm-interval"}, f" ({low:.0%} to {high:.0%} of all seeds)"),
+        ]
+    )
+
+
 def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
-    """The many-seed distribution: how many reached the optimum, and each seed's outcome."""
+    """The many-seed distribution: each count with its interval, and each seed's outcome."""
     methods = [m for m in METHOD_TEXT if seeds.get(m)]
     rows = []
     for m in methods:
@@ -226,8 +290,7 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 "tr",
                 None,
                 el("th", {"scope": "row"}, METHOD_TEXT[m]),
-                el("td", None, f"{t['optimal']} of {t['seeds']}"),
-                el("td", None, t["inline"]),
+                *(el("td", None, _count(t[c], t["seeds"])) for c in ("call", "inline", "optimal")),
                 el("td", None, names),
                 el("td", None, f"{t['mean_expected_reward']:.2f}"),
             )
@@ -246,7 +309,12 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
         "table",
         {"class": "lm-seeds"},
         _head(
-            "Method", "Reached the optimum", "Stuck inlining", "Conventions", "Mean expected reward"
+            "Method",
+            "Calls a shared name",
+            "Stuck inlining",
+            "Within 2% of the best",
+            "Conventions",
+            "Mean expected reward",
         ),
         el("tbody", None, *rows),
     )
@@ -260,6 +328,16 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
         [
             el("h4", {"id": f"{prefix}-seeds-title"}, f"Seeds {first} to {last}"),
             _scroll("Outcome over seeds", outcome),
+            el(
+                "p",
+                {"class": "lm-caption"},
+                _prose(
+                    "Each count of seeds comes with its 95% interval (Wilson): the share of all "
+                    "seeds it is consistent with. A pair calls a shared name, or is stuck "
+                    "inlining, by its most likely program; it is within 2% of the best by its "
+                    "exact expected reward, as the simulation lab counts."
+                ),
+            ),
             el(
                 "details",
                 None,

@@ -8,6 +8,13 @@ seen starts uniform. A response is sampled token by token, up to
 :data:`MAX_TOKENS` tokens, and log pi(response) is the sum of its tokens' log
 probabilities.
 
+A model samples at a *temperature* T: each next token from softmax(logits / T),
+as a sampling language model does (CoMLRL's ``MAGRPOConfig`` samples at 0.6).
+What the model writes, and so its expected reward, is that tempered
+distribution (:meth:`TokenLM.probs`); the training gradient uses softmax(logits)
+itself (:meth:`TokenLM.gradient_probs`), as CoMLRL's loss takes ``log_softmax``
+of the untempered logits. At T = 1 the two are one and the same.
+
 The *helper* writes a function (``def area ( w , h ) : return w * h``); the
 *main* agent writes the body of ``main(w, h)``.
 """
@@ -144,13 +151,17 @@ class _Context:
         "low",
         "next",
         "probs",
+        "sampled",
+        "temperature",
         "total",
     )
 
-    def __init__(self, key: Key, logits: Sequence[float]) -> None:
+    def __init__(self, key: Key, logits: Sequence[float], temperature: float) -> None:
         self.key = key
         self.logits = logits
-        self.probs: tuple[float, ...] | None = None
+        self.temperature = temperature
+        self.probs: tuple[float, ...] | None = None  # softmax(logits), what the gradient uses
+        self.sampled: tuple[float, ...] | None = None  # softmax(logits / T), what is written
         self.cumulative: tuple[float, ...] | None = None
         # Filled in by softmax: the likeliest token, the draws that pick it and their scale.
         self.likeliest = 0
@@ -158,11 +169,17 @@ class _Context:
         self.next: list[_Context | None] = [None] * END
 
     def softmax(self) -> None:
-        """Compute the distribution, and what sampling needs of it."""
+        """Compute the distributions, and what sampling needs of them."""
         top = max(self.logits)
         exps = [math.exp(x - top) for x in self.logits]
         total = math.fsum(exps)
         probs = self.probs = tuple([e / total for e in exps])
+        t = self.temperature
+        if t != 1.0:  # at T = 1 the same tuple, so the default run is unchanged bit for bit
+            exps = [math.exp((x - top) / t) for x in self.logits]
+            total = math.fsum(exps)
+            probs = tuple([e / total for e in exps])
+        self.sampled = probs
         cumulative = self.cumulative = tuple(accumulate(probs))
         likeliest = self.likeliest = self.logits.index(top)
         self.low = cumulative[likeliest - 1] if likeliest else 0.0
@@ -174,17 +191,21 @@ class TokenLM:
     """A next-token table. A context never trained on keeps its pretrained logits.
 
     Prompts are ``helper``, ``main``, or ``main:NAME`` (main having read that the
-    helper defined NAME); a prompt's pretrained logits are its role's.
+    helper defined NAME); a prompt's pretrained logits are its role's. It samples
+    at ``temperature`` (see the module's docstring).
     """
 
-    def __init__(self, base: dict[Key, tuple[float, ...]] | None = None) -> None:
+    def __init__(
+        self, base: dict[Key, tuple[float, ...]] | None = None, temperature: float = 1.0
+    ) -> None:
         self._base = _PRETRAINED if base is None else base
+        self.temperature = temperature
         self._own: dict[Key, list[float]] = {}
         self._contexts: dict[Key, _Context] = {}
         self._starts: dict[str, _Context] = {}  # each prompt's first context, for generate
 
     def copy(self) -> TokenLM:
-        other = TokenLM(self._base)
+        other = TokenLM(self._base, self.temperature)
         other._own = {key: list(row) for key, row in self._own.items()}
         return other
 
@@ -198,11 +219,18 @@ class TokenLM:
     def _context(self, key: Key) -> _Context:
         context = self._contexts.get(key)
         if context is None:
-            context = self._contexts[key] = _Context(key, self.logits(key))
+            context = self._contexts[key] = _Context(key, self.logits(key), self.temperature)
         return context
 
     def probs(self, key: Key) -> tuple[float, ...]:
-        """The next-token distribution in context ``key``."""
+        """The next-token distribution the model samples from in context ``key`` (at its T)."""
+        context = self._context(key)
+        if context.sampled is None:
+            context.softmax()
+        return context.sampled
+
+    def gradient_probs(self, key: Key) -> tuple[float, ...]:
+        """softmax(logits) in context ``key``: the p of the gradient onehot - p (CoMLRL's)."""
         context = self._context(key)
         if context.probs is None:
             context.softmax()
@@ -252,7 +280,7 @@ class TokenLM:
         """Train context ``key``: its logits become ``logits`` (kept, not copied)."""
         context = self._context(key)
         context.logits = self._own[key] = logits
-        context.probs = context.cumulative = None  # computed again when next needed
+        context.probs = context.sampled = context.cumulative = None  # computed again when needed
 
     def most_likely(self, prompt: str, k: int = 1) -> list[tuple[Tokens, float]]:
         """The ``k`` most probable whole responses, best first (best-first search)."""

@@ -4,7 +4,10 @@ Each update samples a group of G joint responses from the same prompts; each
 one's advantage is its reward minus the group's baseline
 (:func:`lab.core.advantages.group_advantages`), and that one number multiplies
 the gradient of log pi of *every token* of *both* agents' responses (Liu et
-al., Eq. 1).
+al., Eq. 1). ``token_weighting`` says how: ``sum`` (CoMLRL's loss, the sum of the
+response's token log-probabilities) gives every token the whole advantage;
+``mean`` (GRPO's 1/|o|, Shao et al., 2024) divides it by the number of
+decisions that wrote the response, its end token included.
 """
 
 from __future__ import annotations
@@ -47,12 +50,17 @@ def sample_group(
 
 # --8<-- [start:policy-step]
 def policy_step(
-    model: TokenLM, responses: Sequence[tuple[str, Tokens]], adv: Sequence[float], rate: float
+    model: TokenLM,
+    responses: Sequence[tuple[str, Tokens]],
+    adv: Sequence[float],
+    rate: float,
+    weighting: str = "sum",
 ) -> None:
     """theta += rate * mean over the group of A * grad log pi(response).
 
     The gradient of log softmax at a context is onehot(token) - probs, so a token
-    the model was already sure of (p near 1) barely moves.
+    the model was already sure of (p near 1) barely moves. With ``weighting`` "mean",
+    log pi(response) is the mean of its tokens' log-probabilities instead of their sum.
     """
     if not any(adv):
         return  # every reward was the same: no response did better than its group
@@ -66,7 +74,11 @@ def policy_step(
     for (prompt, tokens), a in summed.items():
         if a == 0.0:
             continue
-        for key, token in response_steps(prompt, tokens):
+        steps = response_steps(prompt, tokens)
+        if weighting == "mean":
+            steps = list(steps)
+            a /= len(steps)
+        for key, token in steps:
             row = chosen.get(key)
             if row is None:
                 row = chosen[key] = [0.0] * size
@@ -77,7 +89,7 @@ def policy_step(
     # At each context, row - w * probs is the summed gradient (row[t]: the advantages
     # of the times token t was chosen there; w: all of them); each logit moves by scale times it.
     for key, row in chosen.items():
-        w, logits, probs = weight[key], model.logits(key), model.probs(key)
+        w, logits, probs = weight[key], model.logits(key), model.gradient_probs(key)
         model.set_logits(
             key, [x + scale * (r - w * p) for x, r, p in zip(logits, row, probs, strict=True)]
         )
@@ -97,10 +109,11 @@ def magrpo_update(
     """One MAGRPO update; returns the group and its advantages."""
     group = sample_group(helper, main, params, rng, communication)
     adv = group_advantages([s.reward for s in group], params.baseline)
+    rate, weighting = params.learning_rate, params.token_weighting
     if HELPER in learners:
-        policy_step(helper, [(HELPER, s.helper) for s in group], adv, params.learning_rate)
+        policy_step(helper, [(HELPER, s.helper) for s in group], adv, rate, weighting)
     if MAIN in learners:
-        policy_step(main, [(s.prompt, s.main) for s in group], adv, params.learning_rate)
+        policy_step(main, [(s.prompt, s.main) for s in group], adv, rate, weighting)
     return group, adv
 
 
@@ -117,7 +130,7 @@ def train(
     Also returns the random stream, positioned where the next update would draw.
     """
     rng = random.Random(params.seed * 8 + stream)
-    helper, main = TokenLM(), TokenLM()
+    helper, main = TokenLM(temperature=params.temperature), TokenLM(temperature=params.temperature)
     curve = []
     for u in range(1, (params.updates if updates is None else updates) + 1):
         group, _ = magrpo_update(helper, main, params, rng, learners, communication)

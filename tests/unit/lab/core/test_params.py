@@ -313,13 +313,13 @@ LANGUAGE_MODELS = [
     (
         {"bogus": 1},
         {
-            "bogus": "Unknown parameter; expected one of safe_reward, learning_rate, group_size, updates, seed, seeds, baseline, compare_alone, compare_communication."
+            "bogus": "Unknown parameter; expected one of safe_reward, learning_rate, group_size, updates, seed, seeds, baseline, temperature, token_weighting, compare_alone, compare_communication."
         },
     ),
     (
         {"safe_reward": 2, "seeds": 0, "baseline": 3, "x": 1},
         {
-            "x": "Unknown parameter; expected one of safe_reward, learning_rate, group_size, updates, seed, seeds, baseline, compare_alone, compare_communication.",
+            "x": "Unknown parameter; expected one of safe_reward, learning_rate, group_size, updates, seed, seeds, baseline, temperature, token_weighting, compare_alone, compare_communication.",
             "safe_reward": "Safe reward must be a number from 0 to 1; got 2.",
             "seeds": "Seeds must be a whole number from 1 to 100; got 0.",
             "baseline": "Baseline must be one of mean, normalized, leave_one_out, max; got 3.",

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from lab import rpc
+from lab.core.stats import wilson_interval
 from lab.lm.expected import expected_reward
 from lab.lm.interpreter import CALL, INLINE, TEST_INPUTS, parse, verify, viable
-from lab.lm.model import run_language_models, step_language_models
+from lab.lm.model import reaches_optimum, run_language_models, step_language_models
 from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
 from lab.lm.tokens import (
     HELPER,
@@ -24,6 +25,7 @@ from lab.lm.tokens import (
     main_prompt,
     tokenize,
 )
+from lab.lm.training import policy_step
 
 QUICK = {"updates": 20, "compare_alone": False}
 
@@ -171,6 +173,63 @@ def test_one_advantage_moves_uncertain_tokens_and_leaves_sure_ones() -> None:
     assert sure and unsure and max(sure) < min(unsure)
 
 
+def test_a_model_writes_at_its_temperature_and_its_gradient_uses_the_plain_softmax() -> None:
+    key = (MAIN, -1, tokenize("return")[0])
+    plain, cold = TokenLM(), TokenLM(temperature=0.5)
+    p = plain.probs(key)
+    tempered = [q**2 for q in p]  # softmax(l / 0.5) is softmax(l) squared, renormalised
+    assert cold.probs(key) == pytest.approx([q / sum(tempered) for q in tempered])
+    assert cold.gradient_probs(key) == pytest.approx(p)  # CoMLRL: log_softmax of the raw logits
+    assert plain.probs(key) is plain.gradient_probs(key)  # at T = 1 one and the same
+    assert cold.copy().probs(key) == cold.probs(key)
+
+
+def test_mean_token_weighting_divides_each_tokens_push_by_the_responses_length() -> None:
+    response = tokenize("return w * h")  # 4 tokens and <end>: 5 decisions
+    key = (MAIN, -1, -1)
+    moved = {}
+    for weighting in ("sum", "mean"):
+        model = TokenLM()
+        before = list(model.logits(key))
+        policy_step(model, [(MAIN, response), (MAIN, ())], [1.0, -1.0], 1.0, weighting)
+        moved[weighting] = [a - b for a, b in zip(model.logits(key), before, strict=True)]
+    # The empty response is one decision (<end>), so only the first response's share changes.
+    first = tokenize("return")[0]
+    summed, meaned = moved["sum"][first], moved["mean"][first]
+    p = TokenLM().gradient_probs(key)
+    assert summed == pytest.approx((1.0 * (1 - p[first]) - 1.0 * (0 - p[first])) / 2)
+    assert meaned == pytest.approx((1.0 / 5 * (1 - p[first]) - 1.0 * (0 - p[first])) / 2)
+
+
+def test_the_defaults_of_the_new_controls_change_nothing() -> None:
+    plain = run_language_models({**QUICK, "seed": 5})
+    same = run_language_models({**QUICK, "seed": 5, "temperature": 1, "token_weighting": "sum"})
+    assert plain == same
+    for changed in ({"temperature": 0.6}, {"token_weighting": "mean"}):
+        assert run_language_models({**QUICK, "seed": 5, **changed})["curve"] != plain["curve"]
+
+
+def test_a_pair_is_optimal_when_its_expected_reward_is_within_two_percent_of_the_best() -> None:
+    assert reaches_optimum(0.98, 1.0) and not reaches_optimum(0.979, 1.0)
+    run = run_language_models({**QUICK, "seed": 0})
+    learned = run["learned"]
+    assert learned["optimal"] == reaches_optimum(learned["expected_reward"], 1.0)
+    assert run["optimum"]["tolerance"] == 0.02
+
+
+def test_every_count_over_seeds_comes_with_its_wilson_interval() -> None:
+    settings = {**QUICK, "seeds": 3, "compare_alone": True, "compare_communication": True}
+    seeds = run_language_models(settings)["seeds"]
+    for method in ("learned", "trained_alone", "communication"):
+        tally = seeds[method]
+        low, high = wilson_interval(tally["optimal"], seeds["count"])
+        assert tally["interval"] == [pytest.approx(low), pytest.approx(high)]
+        assert tally["call"] + tally["inline"] + tally["broken"] == seeds["count"]
+        for count in ("optimal", "call", "inline", "broken"):
+            assert tally["in_words"][count].startswith(f"{tally[count]} of 3 seeds; somewhere")
+    assert run_language_models(QUICK)["seeds"] is None
+
+
 def test_a_run_is_the_same_for_the_same_seed_and_differs_across_seeds() -> None:
     a = run_language_models({**QUICK, "seed": 3})
     assert a == run_language_models({**QUICK, "seed": 3})
@@ -200,6 +259,7 @@ def test_defaults_come_from_the_spec() -> None:
     assert params.to_json() == {name: spec["default"] for name, spec in LM_PARAM_SPEC.items()}
     assert params.safe_reward == 0.6 and params.group_size == 16 and params.updates == 200
     assert params.learning_rate == 4.0 and params.baseline == "mean"
+    assert params.temperature == 1.0 and params.token_weighting == "sum"
     assert lm_param_spec() == LM_PARAM_SPEC and lm_param_spec() is not LM_PARAM_SPEC
 
 
@@ -222,6 +282,8 @@ def test_every_bad_field_is_refused_with_its_reason() -> None:
                 "seed": -1,
                 "seeds": 2.5,
                 "baseline": "median",
+                "temperature": 0,
+                "token_weighting": "max",
                 "compare_alone": "yes",
                 "colour": "red",
             }
@@ -233,6 +295,10 @@ def test_every_bad_field_is_refused_with_its_reason() -> None:
     assert fields["updates"] == 'Updates must be a whole number from 1 to 1000; got "many".'
     assert "Seed must be" in fields["seed"] and "Seeds must be" in fields["seeds"]
     assert fields["baseline"].startswith("Baseline must be one of mean, normalized")
+    assert fields["temperature"] == (
+        "Temperature must be a number greater than 0 and at most 5; got 0."
+    )
+    assert fields["token_weighting"] == 'Token weighting must be one of sum, mean; got "max".'
     assert fields["compare_alone"].endswith('must be true or false; got "yes".')
     assert fields["colour"].startswith("Unknown parameter")
 

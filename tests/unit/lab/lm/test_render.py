@@ -51,6 +51,7 @@ def test_the_seed_table_escapes_what_it_names() -> None:
     tally = {
         "seeds": 2,
         "optimal": 1,
+        "call": 1,
         "inline": 1,
         "broken": 0,
         "conventions": {"<b>area</b>": 1},
@@ -61,6 +62,21 @@ def test_the_seed_table_escapes_what_it_names() -> None:
     assert "<td>&lt;b&gt;area&lt;/b&gt; 1</td>" in html
     assert "<td>&lt;i&gt;</td>" in html
     assert f'<h4 id="{PREFIX}-seeds-title">Seeds 0 to 1</h4>' in html
+    # Each count with its 95% interval, as a share of all seeds.
+    assert '<td>1 of 2<span class="lm-interval"> (9% to 91% of all seeds)</span></td>' in html
+
+
+def test_a_step_shows_each_agents_biggest_change_and_says_how_tokens_share_the_push() -> None:
+    step = step_language_models({"seed": 0}, 1)
+    html = render_step(step, PREFIX)
+    assert html.count("Biggest change: ") == 2
+    assert "Every token of both responses gets the same advantage" in html
+    assert "temperature" not in html
+    mean = render_step(
+        step_language_models({"token_weighting": "mean", "temperature": 0.6}, 1), "p"
+    )
+    assert "A / |o| (GRPO's length normalisation)" in mean
+    assert "at temperature 0.6, as the models write" in mean
 
 
 #: A "<" that opens no tag: the HTML checker's "Bad character after <" (and a browser's guess).
