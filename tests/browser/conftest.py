@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Error, Page, Playwright
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright
 
 from tools import chromium
 
@@ -30,6 +30,16 @@ def browser_context_args(browser_context_args: dict, site) -> dict:
     # The site's service worker would answer requests that page.route() never
     # sees and precache in every test; tests/browser/test_offline.py allows it.
     return {**browser_context_args, "base_url": site.url, "service_workers": "block"}
+
+
+@pytest.fixture
+def no_script_page(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    """A page of the site as a reader with JavaScript turned off sees it."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 class PageErrors:

@@ -7,15 +7,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import unescape
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from lab.sim.render import render_summary
 from tests.browser.conftest import PageErrors
-from tests.conftest import ROOT, BuiltSite
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 AXE_SCRIPT = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # the pinned axe-core
@@ -28,6 +30,17 @@ _SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 
 # ------------------------------------------------------------------ pages
+
+
+def build_site(site_dir: Path, *, site_url: str | None = None, **env: str) -> None:
+    """``mkdocs build --strict`` into ``site_dir`` with ``env`` set (``OFFLINE="true"``:
+    the downloadable copy, as ``./dev zip`` builds it); a failed build fails the test."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=site_url)
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
 
 
 def site_pages(site: BuiltSite) -> list[str]:

@@ -6,6 +6,7 @@ Every number the page shows must be the one CPython computes for the same settin
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -43,6 +44,30 @@ def summary(lab: Locator) -> Locator:
     return lab.locator("[data-lab-summary]")
 
 
+def press(lab: Locator, name: str, ends: str) -> None:
+    """Press Run or Step and wait until the lab's data-lab-run says ``ends``."""
+    button(lab, name).click()
+    expect(lab).to_have_attribute("data-lab-run", ends, timeout=RUN)
+
+
+def run_as_cpython(lab: Locator, **fields: str) -> dict[str, Any]:
+    """A quick Run with ``fields``: the page says what CPython's run of the same settings says."""
+    settings = {**fields, **QUICK}
+    settle(lab, **settings)
+    press(lab, "Run", "done")
+    expected = run_language_models(settings)
+    expect(summary(lab)).to_have_text(expected["summary"])
+    return expected
+
+
+def step_and_run(lab: Locator) -> None:
+    """A quick Step and Run of two seeds, with every collapsed block open: all the lab shows."""
+    settle(lab, seeds="2", **QUICK)
+    press(lab, "Step", "stepped")
+    press(lab, "Run", "done")
+    open_all_details(lab.page)
+
+
 def settle(lab: Locator, **fields: str | bool) -> None:
     """Fill the form as a reader would: text into fields, ticks into checkboxes."""
     for name, value in fields.items():
@@ -60,8 +85,7 @@ def test_step_shows_a_group_with_rewards_and_advantages_as_cpython_computes_them
     expect(lab.locator("[data-lab-fallback]")).to_be_hidden()
     settle(lab, seed="3")
     for update in (1, 2):
-        button(lab, "Step").click()
-        expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+        press(lab, "Step", "stepped")
         step = step_language_models({"seed": 3}, update)
         expect(lab.get_by_role("heading", name=re.compile(f"^Update {update}:"))).to_be_visible()
         rows = lab.locator(".lm-group tbody tr")
@@ -81,11 +105,7 @@ def test_step_shows_a_group_with_rewards_and_advantages_as_cpython_computes_them
 
 def test_run_draws_the_curve_and_the_models_and_says_what_cpython_says(page: Page) -> None:
     lab = open_lab(page)
-    settle(lab, seed="1", **QUICK)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
-    expected = run_language_models({"seed": 1, "updates": 30, "compare_alone": False})
-    expect(summary(lab)).to_have_text(expected["summary"])
+    expected = run_as_cpython(lab, seed="1")
     chart = lab.locator("svg.lm-chart")
     expect(chart).to_have_attribute("aria-label", re.compile(r"after 30 of 30 updates"))
     expect(lab.get_by_role("heading", name="After MAGRPO")).to_be_visible()
@@ -95,18 +115,13 @@ def test_run_draws_the_curve_and_the_models_and_says_what_cpython_says(page: Pag
 
 def test_the_defaults_give_the_same_numbers_as_cpython(page: Page) -> None:
     lab = open_lab(page)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    press(lab, "Run", "done")
     expect(summary(lab)).to_have_text(run_language_models()["summary"])
 
 
 def test_many_seeds_show_their_distribution(page: Page) -> None:
     lab = open_lab(page)
-    settle(lab, seeds="3", **QUICK)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
-    expected = run_language_models({"seeds": 3, "updates": 30, "compare_alone": False})
-    expect(summary(lab)).to_have_text(expected["summary"])
+    expected = run_as_cpython(lab, seeds="3")
     seeds = lab.locator("[data-lab-seeds]")
     expect(seeds.get_by_role("heading", name="Seeds 0 to 2")).to_be_visible()
     tally = expected["seeds"]["learned"]
@@ -118,8 +133,7 @@ def test_many_seeds_show_their_distribution(page: Page) -> None:
 def test_bad_settings_are_refused_by_python_next_to_their_fields(page: Page) -> None:
     lab = open_lab(page)
     settle(lab, safe_reward="2", group_size="one")
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "invalid", timeout=RUN)
+    press(lab, "Run", "invalid")
     expect(summary(lab)).to_have_text("Nothing ran: 2 settings need fixing.")
     safe = lab.get_by_label("Safe reward", exact=True)
     expect(safe).to_be_focused()
@@ -131,8 +145,7 @@ def test_bad_settings_are_refused_by_python_next_to_their_fields(page: Page) -> 
         'Group size must be a whole number from 2 to 64; got "one".'
     )
     settle(lab, safe_reward="0.3", group_size="4", updates="5", compare_alone=False)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    press(lab, "Run", "done")
     expect(lab.locator('[data-lab-error="safe_reward"]')).to_be_empty()
     expect(safe).not_to_have_attribute("aria-invalid", "true")
 
@@ -149,8 +162,7 @@ def test_stop_ends_a_long_run_and_python_comes_back(page: Page) -> None:
     expect(summary(lab)).to_have_text("Stopped. Python was restarted; run again when you like.")
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     settle(lab, updates="5", seeds="1", compare_communication=False, compare_alone=False)
-    button(lab, "Step").click()
-    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+    press(lab, "Step", "stepped")
 
 
 def test_keyboard_alone_steps_and_runs(page: Page) -> None:
@@ -170,12 +182,7 @@ def test_keyboard_alone_steps_and_runs(page: Page) -> None:
 
 def test_the_lab_after_step_and_run_has_no_accessibility_violations(page: Page) -> None:
     lab = open_lab(page)
-    settle(lab, seeds="2", **QUICK)
-    button(lab, "Step").click()
-    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
-    open_all_details(page)
+    step_and_run(lab)
     problems: list[str] = []
     for scheme in SCHEMES:
         use_scheme(page, scheme)
@@ -187,10 +194,5 @@ def test_the_lab_after_step_and_run_has_no_accessibility_violations(page: Page) 
 def test_on_a_phone_nothing_is_clipped_after_step_and_run(page: Page) -> None:
     page.set_viewport_size(PHONE)
     lab = open_lab(page)
-    settle(lab, seeds="2", **QUICK)
-    button(lab, "Step").click()
-    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
-    open_all_details(page)
+    step_and_run(lab)
     assert lab.evaluate(CLIPPED) == []

@@ -138,11 +138,9 @@ def phone(browser: Browser, site: BuiltSite) -> Iterator[tuple[Page, PageErrors]
 # ---------------------------------------------------------------- without JS
 
 
-def test_without_javascript_the_exercise_reads_as_a_list(browser: Browser, site: BuiltSite) -> None:
-    context = browser.new_context(java_script_enabled=False, base_url=site.url)
-    page = context.new_page()
-    page.goto("lesson/")
-    lab = page.locator('[data-lab="mapping"]')
+def test_without_javascript_the_exercise_reads_as_a_list(no_script_page: Page) -> None:
+    no_script_page.goto("lesson/")
+    lab = no_script_page.locator('[data-lab="mapping"]')
     expect(lab.get_by_text(SPEC["prompt"])).to_be_visible()
     expect(lab.locator("[data-lab-concepts] li")).to_have_text(CONCEPTS)
     expect(lab.locator("[data-lab-parts] > li")).to_have_text(list(TEXT.values()))
@@ -151,7 +149,6 @@ def test_without_javascript_the_exercise_reads_as_a_list(browser: Browser, site:
     expect(answers).to_be_visible()
     answers.click()
     expect(lab.locator("details li").first).to_contain_text(f"{TEXT[1]}: {ANSWER[1]}.")
-    context.close()
 
 
 # ------------------------------------------------------------------- mouse

@@ -30,6 +30,14 @@ def summary_title(page: Page) -> Locator:
     return page.get_by_role("heading", level=1, name=re.compile("Summary"))
 
 
+def assert_tab_goes_on_in_the_content(page: Page) -> None:
+    """The navigation was instant, and the next Tab goes on through the content, not back
+    to the site menu."""
+    assert page.evaluate(SAME), "the link loaded a new document, not an instant navigation"
+    KeyboardWalk(page).press("Tab")
+    assert page.evaluate(IN_CONTENT), "after Tab, the focus is outside the page's content"
+
+
 def test_a_page_reached_by_a_link_has_the_focus_at_its_title(page: Page) -> None:
     page.goto("lesson/")
     # A page loaded in full keeps the browser's own order: "Skip to content" first.
@@ -42,11 +50,7 @@ def test_a_page_reached_by_a_link_has_the_focus_at_its_title(page: Page) -> None
     expect(title).to_be_in_viewport()
     focus = focus_of(page)
     assert focus and focus.indicator, f"the focus on the title is not visible: {focus}"
-    assert page.evaluate(SAME), "the link loaded a new document, not an instant navigation"
-
-    # The next Tab goes on through the content, not back to the site menu.
-    KeyboardWalk(page).press("Tab")
-    assert page.evaluate(IN_CONTENT), "after Tab, the focus is outside the page's content"
+    assert_tab_goes_on_in_the_content(page)
 
 
 def test_a_tab_pressed_while_the_next_page_loads_is_not_stranded_in_the_old_one(
@@ -64,11 +68,8 @@ def test_a_tab_pressed_while_the_next_page_loads_is_not_stranded_in_the_old_one(
     page.route(re.compile(r"/summary/$"), tab_before_it_arrives)
     follow_by_keyboard(page, summary_link(page))
     expect(summary_title(page)).to_be_focused()
-    assert page.evaluate(SAME), "the link loaded a new document, not an instant navigation"
     assert shown and "Summary" not in shown[0], f"Tab was not pressed on the old page: {shown}"
-
-    KeyboardWalk(page).press("Tab")
-    assert page.evaluate(IN_CONTENT), "after Tab, the focus is outside the page's content"
+    assert_tab_goes_on_in_the_content(page)
 
 
 def test_a_link_to_a_section_of_another_page_focuses_that_section_where_it_scrolled(

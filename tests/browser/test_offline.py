@@ -12,7 +12,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from lesson_hooks.build.precache import (
     MANIFEST_DEST,
@@ -21,7 +21,8 @@ from lesson_hooks.build.precache import (
     build_manifest,
     render_service_worker,
 )
-from tests.conftest import ROOT, mkdocs_build
+from tests.browser.support import build_site
+from tests.conftest import ROOT
 from tools.static_server import StaticHandler
 
 LAB = "[data-lab]"
@@ -96,13 +97,11 @@ def serve_build(tmp: Path, prefix: str, **env: str) -> Iterator[ServedSite]:
     server.network_off = threading.Event()
     server.served = []
     url = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in env.items():
-            patch.setenv(name, value)
-        result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=url)
-    if result.returncode != 0:
+    try:
+        build_site(site_dir, site_url=url, **env)
+    except BaseException:
         server.server_close()
-        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+        raise
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield ServedSite(site_dir, url, server.network_off, server.served)
@@ -156,6 +155,15 @@ def go_offline(context: BrowserContext, site: ServedSite) -> None:
     context.set_offline(True)
 
 
+def reach_lab(page: Page, *, ready: bool = True) -> Locator:
+    """Scroll to the page's first lab as a reader would, which starts Python; and wait for it."""
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    if ready:
+        expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    return lab
+
+
 def heading(page: Page):
     return page.get_by_role("heading", level=1)
 
@@ -177,9 +185,7 @@ def test_hosted_site_works_offline_after_one_visit(
     expect(note).to_have_text("Pages available offline", timeout=SLOW)
     expect(note).to_have_attribute("role", "status")
     # Python is cached once the lab has run: the reader scrolls to it.
-    lab = page.locator(LAB).first
-    lab.scroll_into_view_if_needed()
-    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    reach_lab(page)
     expect(note).to_have_text("Available offline", timeout=SLOW)
     # Instant navigation swaps the footer; the note comes back with it.
     page.get_by_role("link", name="Summary").first.click()
@@ -195,9 +201,7 @@ def test_hosted_site_works_offline_after_one_visit(
         expect(page.locator(NOTE)).to_have_text("Available offline")
     search(page, "reward")
     page.goto(hosted.url + "lesson/")
-    lab = page.locator(LAB).first
-    lab.scroll_into_view_if_needed()
-    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    reach_lab(page)
     assert page.evaluate(PING) == {"pong": 1}
     assert seen and all(url.startswith(hosted.url) for url in seen), seen
 
@@ -217,8 +221,7 @@ def test_a_new_deploy_replaces_the_cache_and_reuses_unchanged_files(
 ) -> None:
     seen = requests_seen(context)
     page.goto(redeployed.url + "lesson/")
-    lab = page.locator(LAB).first
-    lab.scroll_into_view_if_needed()
+    reach_lab(page, ready=False)
     expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
     [old_cache] = page.evaluate("caches.keys()")
 
@@ -306,9 +309,7 @@ def test_the_downloaded_copy_runs_the_lab_when_its_folder_is_served(
 ) -> None:
     seen = requests_seen(context)
     page.goto(copy.url + "lesson.html")
-    lab = page.locator(LAB).first
-    lab.scroll_into_view_if_needed()
-    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=SLOW)
+    reach_lab(page)
     assert page.evaluate(PING) == {"pong": 1}
     # The copy registers no service worker: it is already offline.
     assert page.evaluate("navigator.serviceWorker.getRegistrations()") == []

@@ -35,6 +35,14 @@ def report(problems: list[str]) -> str:
     return f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 
+def show(page: Page, path: str, scheme: str) -> None:
+    """The page at ``path`` in the reader's ``scheme``, with every <details> open."""
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.goto(path)
+    use_scheme(page, scheme)  # and Material follows it
+    open_all_details(page)
+
+
 @pytest.fixture
 def phone(browser: Browser, browser_context_args: dict) -> Iterator[tuple[Page, PageErrors]]:
     """A touch phone, 375 px wide, with the same site and service-worker settings as `page`."""
@@ -57,11 +65,8 @@ def test_every_page_has_no_accessibility_violations(
 ) -> None:
     """The whole page (header, navigation, content, footer), with every <details> open."""
     problems: list[str] = []
-    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     for path in site_pages(site):
-        page.goto(path)
-        use_scheme(page, scheme)
-        open_all_details(page)
+        show(page, path, scheme)
         problems += axe_violations(page, f"{path} ({scheme})")
     assert not problems, report(problems)
 
@@ -93,11 +98,8 @@ def test_every_page_on_a_phone_has_no_accessibility_violations(
     """At 375 px on a touch screen, and again with the navigation drawer open."""
     page, _ = phone
     problems: list[str] = []
-    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
     for path in site_pages(site):
-        page.goto(path)
-        use_scheme(page, scheme)
-        open_all_details(page)
+        show(page, path, scheme)
         problems += axe_violations(page, f"{path} (phone, {scheme})")
         page.get_by_role("banner").locator("label[for='__drawer']").tap()
         expect(page.get_by_role("navigation", name="Navigation")).to_be_in_viewport()

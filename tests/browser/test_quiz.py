@@ -156,13 +156,9 @@ def test_axe_finds_no_violations_before_and_after_check(page: Page, scheme: str)
     assert after.violations_count == 0, after.generate_report()
 
 
-def test_without_javascript_the_quiz_reads_with_its_answers_collapsed(
-    browser: Browser, site: BuiltSite
-) -> None:
-    context = browser.new_context(java_script_enabled=False, base_url=site.url)
-    page = context.new_page()
-    page.goto("lesson/")
-    quiz = page.locator('[data-lab="quiz"]')
+def test_without_javascript_the_quiz_reads_with_its_answers_collapsed(no_script_page: Page) -> None:
+    no_script_page.goto("lesson/")
+    quiz = no_script_page.locator('[data-lab="quiz"]')
     for question in QUESTIONS:
         expect(group(quiz, question)).to_be_visible()
     answers = quiz.locator("details[data-lab-answer]")
@@ -170,4 +166,3 @@ def test_without_javascript_the_quiz_reads_with_its_answers_collapsed(
     for details in answers.all():
         expect(details).not_to_have_attribute("open", "")
     expect(quiz.get_by_role("button", name="Check")).to_be_hidden()
-    context.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from lab.guided.tasks import run_task, task_outcome
 from lesson_hooks.fences.task import Task, parse_page
 from tests.browser.support import BOOT, PHONE, SIMULATION, axe_violations, watch
-from tests.conftest import ROOT, BuiltSite
+from tests.conftest import ROOT
 
 RUN = 180_000  # ms: 20 seeds in Pyodide on a busy 2-core machine, after the boot
 PAGE = "docs/simulation.md"
@@ -181,14 +181,10 @@ def test_by_touch_on_a_phone(phone: Page) -> None:
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
 
 
-def test_without_javascript_question_options_and_explanation_read(
-    browser: Browser, site: BuiltSite
-) -> None:
-    context = browser.new_context(java_script_enabled=False, base_url=site.url)
-    page = context.new_page()
-    page.goto("simulation/")
+def test_without_javascript_question_options_and_explanation_read(no_script_page: Page) -> None:
+    no_script_page.goto("simulation/")
     for t in TASKS.values():
-        task = page.locator(f'[data-lab-task="{t.id}"]')
+        task = no_script_page.locator(f'[data-lab-task="{t.id}"]')
         expect(task).to_have_attribute("id", t.id)
         expect(task.get_by_role("group", name=plain(t.question), exact=True)).to_be_visible()
         for i in range(len(t.options)):
@@ -197,4 +193,3 @@ def test_without_javascript_question_options_and_explanation_read(
         expect(details).not_to_have_attribute("open", "")
         expect(details.locator("summary")).to_have_text("Answer and explanation")
         expect(run_button(task)).to_be_hidden()
-    context.close()

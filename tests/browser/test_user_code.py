@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from lab import original_source, run_experiment, run_with_code
 from lab.sim.render import format_reward
 from lab.sim.user_code import MAX_OUTPUT, code_version
 from tests.browser.support import CLIPPED, PHONE, summary_sentences
-from tests.conftest import ROOT, BuiltSite
+from tests.conftest import ROOT
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 RUN = 90_000  # ms: a default run, with the machine busy
@@ -74,6 +74,15 @@ def edit(old: str, new: str, source: str = ORIGINAL) -> str:
 def line_of(source: str, text: str) -> int:
     (line,) = [n for n, line in enumerate(source.splitlines(), 1) if text in line]
     return line
+
+
+def run_failing(lab: Locator, returns: str, at: str) -> int:
+    """Run with table_reward's return line replaced by ``returns``, which fails there;
+    the line of the reader's code holding ``at``, where the error must point."""
+    source = edit(RETURN_CELL, returns)
+    write(lab, source)
+    run(lab, "error")
+    return line_of(source, at)
 
 
 def open_lab(page: Page) -> Locator:
@@ -226,10 +235,7 @@ def test_a_run_cannot_change_what_the_next_run_sees(page: Page) -> None:
 
 def test_a_syntax_error_shows_the_traceback_at_the_readers_line(page: Page) -> None:
     lab = open_lab(page)
-    broken = edit(RETURN_CELL, "    return table[row][col\n")
-    line = line_of(broken, "return table[row][col")
-    write(lab, broken)
-    run(lab, "error")
+    line = run_failing(lab, "    return table[row][col\n", at="return table[row][col")
 
     alert = code_error(lab).get_by_role("alert")
     expect(alert).to_have_text(f"Line {line}: SyntaxError: '[' was never closed")
@@ -250,10 +256,7 @@ def test_a_syntax_error_shows_the_traceback_at_the_readers_line(page: Page) -> N
 
 def test_an_exception_in_the_readers_function_points_at_its_line(page: Page) -> None:
     lab = open_lab(page)
-    failing = edit(RETURN_CELL, "    return table[row][col] / (row - col)\n")
-    line = line_of(failing, "(row - col)")
-    write(lab, failing)
-    run(lab, "error")
+    line = run_failing(lab, "    return table[row][col] / (row - col)\n", at="(row - col)")
     expect(code_error(lab).get_by_role("alert")).to_contain_text(
         f"Line {line}, in table_reward: ZeroDivisionError"
     )
@@ -454,8 +457,7 @@ def test_axe_finds_no_violations_with_the_editor_and_an_error(page: Page, scheme
     result = axe.run(page, context=context)
     assert result.violations_count == 0, result.generate_report()
 
-    write(lab, edit(RETURN_CELL, "    return table[row][col] / 0\n"))
-    run(lab, "error")
+    run_failing(lab, "    return table[row][col] / 0\n", at="/ 0")
     result = axe.run(page, context=context)
     assert result.violations_count == 0, result.generate_report()
 
@@ -481,8 +483,7 @@ def test_the_editor_follows_the_palette(page: Page) -> None:
 def test_the_editor_and_its_errors_fit_a_phone(page: Page) -> None:
     page.set_viewport_size(PHONE)
     lab = open_lab(page)
-    write(lab, edit(RETURN_CELL, "    return table[row][col] / 0\n"))
-    run(lab, "error")
+    run_failing(lab, "    return table[row][col] / 0\n", at="/ 0")
     assert lab.evaluate(CLIPPED) == []
     box = lab.locator(".cm-editor").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
@@ -492,20 +493,13 @@ def test_the_editor_and_its_errors_fit_a_phone(page: Page) -> None:
     assert editor_text(lab).endswith("# phone\n")
 
 
-def test_without_javascript_the_code_is_a_read_only_highlighted_block(
-    browser: Browser, site: BuiltSite
-) -> None:
-    context = browser.new_context(java_script_enabled=False, base_url=site.url)
-    try:
-        page = context.new_page()
-        page.goto("simulation/")
-        code = page.locator("[data-lab-code]")
-        expect(code.get_by_role("heading")).to_have_text("Your code: the verifier and the prior")
-        block = code.locator(".highlight pre > code")
-        assert block.text_content() == ORIGINAL
-        expect(block.locator("span.k").first).to_be_visible()  # highlighted
-        expect(code.get_by_role("textbox")).to_have_count(0)
-        expect(code.get_by_role("button")).to_have_count(0)
-        expect(page.get_by_role("button", name="Run", exact=True)).to_be_hidden()
-    finally:
-        context.close()
+def test_without_javascript_the_code_is_a_read_only_highlighted_block(no_script_page: Page) -> None:
+    no_script_page.goto("simulation/")
+    code = no_script_page.locator("[data-lab-code]")
+    expect(code.get_by_role("heading")).to_have_text("Your code: the verifier and the prior")
+    block = code.locator(".highlight pre > code")
+    assert block.text_content() == ORIGINAL
+    expect(block.locator("span.k").first).to_be_visible()  # highlighted
+    expect(code.get_by_role("textbox")).to_have_count(0)
+    expect(code.get_by_role("button")).to_have_count(0)
+    expect(no_script_page.get_by_role("button", name="Run", exact=True)).to_be_hidden()

@@ -8,13 +8,14 @@
 // components), so each lab is set up in a task of its own, one after another:
 // a page with a lab and seven guided experiments never blocks for all of them
 // at once, and a reader's input gets in between.
-const KINDS = {
-  mapping: () => import("./widgets/mapping.js"),
-  quiz: () => import("./widgets/quiz.js"),
-  simulation: () => import("./widgets/simulation.js"),
-  "language-models": () => import("./widgets/language-models.js"),
-  task: () => import("./widgets/task.js"),
-};
+//
+// A lab's kind is its element's data-lab, written by the build from the
+// registry (lab/kinds.py); its widget is widgets/<kind>.js, whose default
+// export is the lab's class. Only a slug names a module: the attribute never
+// becomes a path of any other shape.
+const KIND = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+const widget = (kind) => import(`./widgets/${kind}.js`);
 
 const mounted = new Map();
 
@@ -27,10 +28,13 @@ const nextTask = () =>
 let queue = Promise.resolve();
 
 function mountLab(root) {
-  const load = KINDS[root.dataset.lab];
-  if (!load) return;
+  const kind = root.dataset.lab;
+  if (!KIND.test(kind)) {
+    console.error(`Not a lab kind: data-lab="${kind}".`);
+    return;
+  }
   mounted.set(root, null);
-  const loaded = load(); // every lab's module downloads at once
+  const loaded = widget(kind); // every lab's module downloads at once
   queue = queue.then(async () => {
     const { default: Lab } = await loaded;
     await nextTask();

@@ -9,9 +9,11 @@
 //                  booting {step, received?, total?} (bytes of the runtime's downloads)
 //                  {id, result}                   success (plain JSON made by Python);
 //                  a boot answers {ready: true, from: "snapshot" | "boot", wasm, memory}
-//                  {id, error: {message, kind, traceback?, fields?, line?}}
-//                  (line: where the reader's own code failed, 1-based; kind FATAL:
-//                  Python itself crashed, and this worker can run nothing more)
+//                  {id, error: {message, kind, traceback?, fields?, cells?, line?}}
+//                  (fields: {field: reason} of refused settings, cells: a refused
+//                  table's cells, [[row, column], ...]; line: where the reader's own
+//                  code failed, 1-based; kind FATAL: Python itself crashed, and this
+//                  worker can run nothing more)
 
 export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
 
@@ -46,12 +48,13 @@ export function errorReply(id, err) {
 
 /** The Error a caller receives for an {error} reply. */
 export class LabError extends Error {
-  constructor({ message, kind, traceback, fields, line }) {
+  constructor({ message, kind, traceback, fields, cells, line }) {
     super(message);
     this.name = "LabError";
     this.kind = kind;
     this.traceback = traceback;
     this.fields = fields;
+    this.cells = cells;
     this.line = line;
   }
 }

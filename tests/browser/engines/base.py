@@ -192,19 +192,19 @@ class Engine(ABC):
         return self.call(TEXT, selector)
 
     def text_is(self, selector: str, expected: str, *, timeout: float = 30) -> None:
-        self.wait_for(
-            f"(s, t) => ({TEXT})(s) === t",
-            selector,
-            expected,
-            timeout=timeout,
-            what=lambda: f"{selector} to read {expected!r} (it reads {self.text(selector)!r})",
-        )
+        self._wait_for_text(selector, expected, "=== t", "to read", timeout)
 
     def text_contains(self, selector: str, expected: str, *, timeout: float = 30) -> None:
+        self._wait_for_text(selector, expected, ".includes(t)", "to contain", timeout)
+
+    def _wait_for_text(
+        self, selector: str, expected: str, test: str, verb: str, timeout: float
+    ) -> None:
+        """Wait until the text at ``selector`` passes ``test``: JS after the text, against ``t``."""
         self.wait_for(
-            f"(s, t) => ({TEXT})(s).includes(t)",
+            f"(s, t) => ({TEXT})(s){test}",
             selector,
             expected,
             timeout=timeout,
-            what=lambda: f"{selector} to contain {expected!r} (it reads {self.text(selector)!r})",
+            what=lambda: f"{selector} {verb} {expected!r} (it reads {self.text(selector)!r})",
         )

@@ -19,7 +19,8 @@ from playwright.sync_api import Browser
 
 from tests.browser.engines import chromium, firefox, webkit
 from tests.browser.engines.base import Engine, EngineError
-from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.browser.support import build_site
+from tests.conftest import BuiltSite
 from tools.static_server import StaticServer
 
 ENGINES = [
@@ -132,11 +133,7 @@ def lab_ready(engine: Engine, lab: str, *, timeout: float) -> float:
 def offline_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The downloadable copy, built as `./dev zip` builds it, once for both engines."""
     folder = tmp_path_factory.mktemp("copy") / "llms-as-cooperative-agents-offline"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("OFFLINE", "true")
-        result = mkdocs_build(ROOT / "mkdocs.yml", folder)
-    if result.returncode != 0:
-        pytest.fail(f"the offline build failed:\n{result.stdout}\n{result.stderr}")
+    build_site(folder, OFFLINE="true")
     return folder
 
 

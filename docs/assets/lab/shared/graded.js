@@ -1,8 +1,13 @@
-// What the graded exercises (mapping.js, quiz.js) share: their spec, fetched
-// once and again after a failure, and the announcement of a result.
+// What the graded labs (mapping.js, quiz.js) share: their spec, fetched once
+// while Python starts; Check, guarded so that one check runs at a time and a
+// late result never describes answers changed since; Clear; the answers saved
+// per page and spec version; and each outcome said in the lab's live region.
+import { getRuntime } from "../client.js";
+import { mountLabStatus } from "./status.js";
+import { Saved } from "./storage.js";
 
 /** A function returning the memoized spec JSON at `url`; a failed fetch is retried next time. */
-export function specLoader(url, what) {
+function specLoader(url, what) {
   let spec = null;
   return () => {
     spec ??= fetch(url).then((response) => {
@@ -18,6 +23,128 @@ export function specLoader(url, what) {
 }
 
 /** Say `message` in the live `region`; a repeated message must still change the text to be spoken. */
-export function announce(region, message) {
+function announce(region, message) {
   region.textContent = region.textContent === message ? `${message}\u00a0` : message;
+}
+
+/** "3", "3 and 5", "1, 2 and 3". */
+function listNumbers(numbers) {
+  return numbers.length === 1
+    ? String(numbers[0])
+    : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+}
+
+/**
+ * A graded lab's root ([data-lab-spec], [data-lab-version], [data-lab-id], a
+ * [data-lab-summary] and a [data-lab-announcer]). A subclass sets up its own
+ * markup, calls restore() and mount(), and provides:
+ * - answers(): what Check sends to Python, as `{[field]: answers}`;
+ * - kept(): what to save, or null when there is nothing to keep;
+ * - restore(saved) (from load()), clear(), show(result).
+ */
+export class GradedLab {
+  root;
+  signal;
+  #abort = new AbortController();
+  #options;
+  #loadSpec; // () => Promise of the spec JSON, fetched on first need
+  #saved;
+  #summary;
+  #announcer;
+  #status = null;
+  #unsubscribe = () => {};
+  #revision = 0; // bumps on every change, so a late Check result can't describe old answers
+  #checking = false;
+
+  /**
+   * `kind` keys the saved answers ("lab-<kind>:<page>:<id>"), `what` names the
+   * spec in a failed download's message, `call` is Python's grader, given
+   * `{spec, [field]: answers()}`; `field` names the answers in the call and the save.
+   */
+  constructor(root, { kind, what, call, field }) {
+    this.root = root;
+    this.signal = this.#abort.signal;
+    this.#options = { call, field };
+    // Resolve now: instant navigation changes location before the next page mounts.
+    this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), what);
+    this.#saved = new Saved(
+      `lab-${kind}:${location.pathname}:${root.dataset.labId}`,
+      root.dataset.labVersion,
+      field,
+    );
+    this.#summary = root.querySelector("[data-lab-summary]");
+    this.#announcer = root.querySelector("[data-lab-announcer]");
+  }
+
+  /** Listen for Check and Clear, show the status line, and fetch the spec while Python starts. */
+  mount() {
+    this.root.addEventListener(
+      "click",
+      (event) => {
+        const action = event.target.closest("[data-lab-action]")?.dataset.labAction;
+        if (action === "check") this.check();
+        else if (action === "clear") this.clear();
+      },
+      { signal: this.signal },
+    );
+    this.root.dataset.labEnhanced = "";
+    this.#status = mountLabStatus(this.root);
+    // Fetch the spec while Python starts, so Check waits for neither.
+    this.#unsubscribe = getRuntime().subscribe(({ state }) => {
+      if (state !== "idle") this.#loadSpec().catch(() => {});
+    });
+  }
+
+  dispose() {
+    this.#abort.abort();
+    this.#status?.dispose();
+    this.#unsubscribe();
+  }
+
+  /** The saved answers of this version of the lab, or null. */
+  load() {
+    return this.#saved.load();
+  }
+
+  /** The answers changed: an earlier verdict no longer holds, and they are saved. */
+  changed() {
+    this.#revision += 1;
+    this.#summary.textContent = "";
+    this.#saved.save(this.kept());
+  }
+
+  async check() {
+    if (this.#checking) return;
+    this.#checking = true;
+    const revision = this.#revision;
+    const { call, field } = this.#options;
+    const answers = this.answers();
+    this.#summary.textContent = "Checking…";
+    try {
+      const spec = await this.#loadSpec();
+      const result = await getRuntime().call(call, { spec, [field]: answers });
+      if (revision === this.#revision && !this.signal.aborted) this.show(result);
+    } catch (err) {
+      if (revision === this.#revision) {
+        const message = `Could not check your answers: ${err.message}`;
+        this.#summary.textContent = message;
+        this.announce(message);
+      }
+    } finally {
+      this.#checking = false;
+    }
+  }
+
+  /** Python's summary, shown and announced with the numbers of the `noun`s it found incorrect. */
+  verdict(summary, incorrect, noun) {
+    this.#summary.textContent = summary;
+    const which = incorrect.length
+      ? ` Incorrect: ${noun}${incorrect.length > 1 ? "s" : ""} ${listNumbers(incorrect)}.`
+      : "";
+    this.announce(`${summary}${which}`);
+  }
+
+  announce(message) {
+    announce(this.#announcer, message);
+  }
 }

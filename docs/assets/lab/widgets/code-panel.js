@@ -6,6 +6,7 @@
 // The bundle is imported only when a page has such a lab; its path is
 // lesson_hooks/support/paths.py's EDITOR_BUNDLE, relative to this file.
 import { whenNear } from "../shared/idle.js";
+import { Saved } from "../shared/storage.js";
 
 const EDITOR_BUNDLE = new URL("../../vendor/codemirror/editor.js", import.meta.url);
 
@@ -16,8 +17,7 @@ const isDark = () => document.body.dataset.mdColorScheme === "slate";
 export class CodePanel {
   #root;
   #original;
-  #version;
-  #key;
+  #saved;
   #text;
   #editor = null;
   #editorBox;
@@ -33,9 +33,15 @@ export class CodePanel {
     this.#root = root;
     this.#editorBox = root.querySelector("[data-lab-code-editor]");
     this.#original = this.#editorBox.querySelector("pre code").textContent;
-    this.#version = root.dataset.labCodeVersion;
-    this.#key = `lab-code:${location.pathname}:${labId}`;
-    this.#text = this.#restore() ?? this.#original;
+    // Edits of an older original would run against code that has changed since:
+    // they are saved with the original's version and dropped when it changes.
+    this.#saved = new Saved(
+      `lab-code:${location.pathname}:${labId}`,
+      root.dataset.labCodeVersion,
+      "code",
+    );
+    const saved = this.#saved.load();
+    this.#text = typeof saved === "string" ? saved : this.#original;
     this.#reset = root.querySelector('[data-lab-action="reset"]');
     this.#state = root.querySelector("[data-lab-code-state]");
     this.#error = root.querySelector("[data-lab-code-error]");
@@ -134,7 +140,7 @@ export class CodePanel {
 
   #changed(code) {
     this.#text = code;
-    this.#save();
+    this.#saved.save(code === this.#original ? null : code);
     this.#showState();
   }
 
@@ -145,46 +151,6 @@ export class CodePanel {
       ? "Edited: Run uses your version. Saved in this browser."
       : "The original code.";
     this.#root.dataset.labCodeEdited = String(edited);
-  }
-
-  // ---------------------------------------------------------------- storage
-
-  #save() {
-    try {
-      if (this.#text === this.#original) localStorage.removeItem(this.#key);
-      else {
-        localStorage.setItem(
-          this.#key,
-          JSON.stringify({ version: this.#version, code: this.#text }),
-        );
-      }
-    } catch {
-      // Storage can be full or disabled; the lab works without it.
-    }
-  }
-
-  /** The reader's saved edits of this very original, or null. */
-  #restore() {
-    let saved;
-    try {
-      saved = JSON.parse(localStorage.getItem(this.#key));
-    } catch {
-      return null; // unreadable: start from the original
-    }
-    if (saved?.version !== this.#version || typeof saved.code !== "string") {
-      // Edits of an older original would run against code that has changed since.
-      if (saved) this.#forget();
-      return null;
-    }
-    return saved.code;
-  }
-
-  #forget() {
-    try {
-      localStorage.removeItem(this.#key);
-    } catch {
-      // as in #save
-    }
   }
 }
 

@@ -6,10 +6,9 @@
 // placements map and the current selection are the only state, and every way
 // of moving a chip (mouse drag, finger drag, tap or click, keyboard) goes
 // through the same two transitions, place() and returnToTray(), so a chip is
-// always in exactly one place and a zone never holds two.
-import { getRuntime } from "../client.js";
-import { announce, specLoader } from "../shared/graded.js";
-import { mountLabStatus } from "../shared/status.js";
+// always in exactly one place and a zone never holds two. The spec, Check,
+// Clear and the saved placements are GradedLab's (shared/graded.js).
+import { GradedLab } from "../shared/graded.js";
 
 // A finger that moves further than this (px) is dragging, not tapping.
 const TAP_SLOP = 8;
@@ -50,20 +49,7 @@ function chipLabel(concept) {
   return h("span", { class: "lab-chip__label" }, concept);
 }
 
-function listNumbers(numbers) {
-  return numbers.length === 1
-    ? String(numbers[0])
-    : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
-}
-
-export default class MappingLab {
-  #root;
-  #abort = new AbortController();
-  #status;
-  #unsubscribe;
-  #loadSpec; // () => Promise of the spec JSON, fetched on first need
-  #storageKey;
-  #version;
+export default class MappingLab extends GradedLab {
   #tray;
   #chips = new Map(); // concept -> its button in the tray
   #parts = new Map(); // part number -> {n, text, zone, feedback}
@@ -73,39 +59,30 @@ export default class MappingLab {
   #finger = null; // {id, concept, source, x0, y0, x, y, dragging, ghost, frame}
   #hovered = null;
   #suppressClick = false;
-  #revision = 0; // bumps on every change, so a late Check result can't describe old placements
-  #checking = false;
-  #summary;
-  #announcer;
 
   constructor(root) {
-    this.#root = root;
-    // Resolve now: instant navigation changes location before the next page mounts.
-    this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), "exercise");
-    this.#version = root.dataset.labVersion;
-    this.#storageKey = `lab-mapping:${location.pathname}:${root.dataset.labId}`;
+    super(root, {
+      kind: "mapping",
+      what: "exercise",
+      call: "check_mapping",
+      field: "placements",
+    });
     this.#enhance();
     this.#listen();
-    this.#restore();
+    this.#restore(this.load());
     this.#render();
-    this.#status = mountLabStatus(root);
-    // Fetch the spec while Python starts, so Check waits for neither.
-    this.#unsubscribe = getRuntime().subscribe(({ state }) => {
-      if (state !== "idle") this.#loadSpec().catch(() => {});
-    });
+    this.mount();
   }
 
   dispose() {
-    this.#abort.abort();
-    this.#status.dispose();
-    this.#unsubscribe();
+    super.dispose();
     this.#endFingerDrag();
   }
 
   // ------------------------------------------------------------------ markup
 
   #enhance() {
-    const root = this.#root;
+    const root = this.root;
     this.#tray = root.querySelector("[data-lab-concepts]");
     this.#tray.setAttribute("aria-label", "Concepts");
     for (const item of this.#tray.querySelectorAll("[data-lab-concept]")) {
@@ -138,16 +115,13 @@ export default class MappingLab {
     for (const element of [controls, ...controls.querySelectorAll("button")]) {
       element.hidden = false;
     }
-    this.#summary = root.querySelector("[data-lab-summary]");
-    this.#announcer = root.querySelector("[data-lab-announcer]");
     root.querySelector("[data-lab-answers]").hidden = true;
-    root.dataset.labEnhanced = "";
   }
 
   #render() {
     const selected = this.#selected;
-    this.#root.classList.toggle("is-selecting", selected !== null);
-    this.#root.classList.toggle("is-moving", selected !== null && selected.from !== null);
+    this.root.classList.toggle("is-selecting", selected !== null);
+    this.root.classList.toggle("is-moving", selected !== null && selected.from !== null);
     for (const [concept, chip] of this.#chips) {
       chip.parentElement.hidden = this.#partOf(concept) !== null;
       chip.setAttribute(
@@ -198,7 +172,7 @@ export default class MappingLab {
     }
     this.#selected = null;
     this.#changed(to, from);
-    this.#announce(`${concept} placed on part ${to}.${aside}`);
+    this.announce(`${concept} placed on part ${to}.${aside}`);
   }
 
   #returnToTray(n) {
@@ -207,7 +181,7 @@ export default class MappingLab {
     this.#placements.delete(n);
     this.#selected = null;
     this.#changed(n);
-    this.#announce(`${concept} returned to the concepts.`);
+    this.announce(`${concept} returned to the concepts.`);
   }
 
   #select(selection) {
@@ -216,10 +190,8 @@ export default class MappingLab {
   }
 
   #changed(...parts) {
-    this.#revision += 1;
     for (const n of parts) if (n !== null) this.#clearFeedback(n);
-    this.#summary.textContent = "";
-    this.#save();
+    this.changed();
     this.#render();
   }
 
@@ -231,11 +203,11 @@ export default class MappingLab {
     feedback.replaceChildren();
   }
 
-  #clearAll() {
+  clear() {
     this.#placements.clear();
     this.#selected = null;
     this.#changed(...this.#parts.keys());
-    this.#announce("Cleared. Every concept is back in the concepts list.");
+    this.announce("Cleared. Every concept is back in the concepts list.");
   }
 
   // ----------------------------------------------------- click, tap, keyboard
@@ -244,11 +216,11 @@ export default class MappingLab {
     const selected = this.#selected;
     if (selected?.concept === concept && selected.from === null) {
       this.#select(null);
-      this.#announce(`${concept} deselected.`);
+      this.announce(`${concept} deselected.`);
       return;
     }
     this.#select({ concept, from: null });
-    this.#announce(`${concept} selected. Choose a part to place it on, or press Escape to cancel.`);
+    this.announce(`${concept} selected. Choose a part to place it on, or press Escape to cancel.`);
   }
 
   #chooseZone(n) {
@@ -256,7 +228,7 @@ export default class MappingLab {
     if (selected) {
       if (selected.from === n) {
         this.#select(null);
-        this.#announce(`${selected.concept} stays on part ${n}.`);
+        this.announce(`${selected.concept} stays on part ${n}.`);
       } else {
         this.#place(selected.concept, n);
       }
@@ -265,12 +237,12 @@ export default class MappingLab {
     const placed = this.#placements.get(n);
     if (placed) {
       this.#select({ concept: placed, from: n });
-      this.#announce(
+      this.announce(
         `${placed} picked up from part ${n}. Choose another part to move it there, ` +
           "press Delete to return it to the concepts, or Escape to cancel.",
       );
     } else {
-      this.#announce(`Part ${n} is empty. Select a concept first, then choose this part.`);
+      this.announce(`Part ${n} is empty. Select a concept first, then choose this part.`);
     }
   }
 
@@ -283,11 +255,9 @@ export default class MappingLab {
     const target = event.target;
     const chip = target.closest("[data-lab-chip]");
     const zone = target.closest("[data-lab-zone]");
-    const action = target.closest("[data-lab-action]")?.dataset.labAction;
+    // Check and Clear are GradedLab's.
     if (chip) this.#chooseChip(chip.dataset.labChip);
     else if (zone) this.#chooseZone(Number(zone.dataset.labZone));
-    else if (action === "check") this.#check();
-    else if (action === "clear") this.#clearAll();
     else if (target.closest("[data-lab-concepts]") && this.#selected?.from != null) {
       this.#returnToTray(this.#selected.from);
     }
@@ -298,7 +268,7 @@ export default class MappingLab {
       const { concept } = this.#selected;
       event.preventDefault();
       this.#select(null);
-      this.#announce(`Selection cancelled. ${concept} stays where it was.`);
+      this.announce(`Selection cancelled. ${concept} stays where it was.`);
       return;
     }
     if (event.key !== "Delete" && event.key !== "Backspace") return;
@@ -314,7 +284,7 @@ export default class MappingLab {
 
   #dropTarget(element) {
     const target = element?.closest?.("[data-lab-zone], [data-lab-concepts]");
-    return target && this.#root.contains(target) ? target : null;
+    return target && this.root.contains(target) ? target : null;
   }
 
   #drop(concept, target) {
@@ -349,7 +319,7 @@ export default class MappingLab {
     if (!chip)
       event.dataTransfer.setDragImage(source, source.offsetWidth / 2, source.offsetHeight / 2);
     source.classList.add("is-drag-source");
-    this.#root.classList.add("is-dragging");
+    this.root.classList.add("is-dragging");
     this.#select(null);
   }
 
@@ -379,7 +349,7 @@ export default class MappingLab {
     this.#dragging?.source.classList.remove("is-drag-source");
     this.#dragging = null;
     this.#hover(null);
-    this.#root.classList.remove("is-dragging");
+    this.root.classList.remove("is-dragging");
   }
 
   // Touch and pen: pointer events, since mobile browsers don't start HTML5
@@ -443,7 +413,7 @@ export default class MappingLab {
       chipLabel(finger.concept),
     );
     document.body.append(finger.ghost);
-    this.#root.classList.add("is-dragging");
+    this.root.classList.add("is-dragging");
     this.#select(null);
     const scroll = () => {
       const { y } = finger;
@@ -478,13 +448,13 @@ export default class MappingLab {
     if (finger.source.hasPointerCapture?.(finger.id))
       finger.source.releasePointerCapture(finger.id);
     this.#hover(null);
-    this.#root.classList.remove("is-dragging");
+    this.root.classList.remove("is-dragging");
   }
 
   #listen() {
-    const options = { signal: this.#abort.signal };
+    const options = { signal: this.signal };
     const on = (type, handler, extra = {}) =>
-      this.#root.addEventListener(type, handler.bind(this), { ...options, ...extra });
+      this.root.addEventListener(type, handler.bind(this), { ...options, ...extra });
     on("click", this.#onClick);
     on("keydown", this.#onKeyDown);
     on("dragstart", this.#onDragStart);
@@ -505,30 +475,19 @@ export default class MappingLab {
 
   // ------------------------------------------------------------------ check
 
-  async #check() {
-    if (this.#checking) return;
-    this.#checking = true;
-    const revision = this.#revision;
-    const placements = Object.fromEntries(
+  /** Every part's concept (null when empty), as Check sends them. */
+  answers() {
+    return Object.fromEntries(
       [...this.#parts.keys()].map((n) => [String(n), this.#placements.get(n) ?? null]),
     );
-    this.#summary.textContent = "Checking…";
-    try {
-      const spec = await this.#loadSpec();
-      const result = await getRuntime().call("check_mapping", { spec, placements });
-      if (revision === this.#revision && !this.#abort.signal.aborted) this.#showResult(result);
-    } catch (err) {
-      if (revision === this.#revision) {
-        const message = `Could not check your answers: ${err.message}`;
-        this.#summary.textContent = message;
-        this.#announce(message);
-      }
-    } finally {
-      this.#checking = false;
-    }
   }
 
-  #showResult(result) {
+  /** The placements, kept as they are; null when nothing is placed. */
+  kept() {
+    return this.#placements.size ? Object.fromEntries(this.#placements) : null;
+  }
+
+  show(result) {
     const incorrect = [];
     for (const { n, correct, message } of result.parts) {
       const { zone, feedback } = this.#parts.get(n);
@@ -542,41 +501,14 @@ export default class MappingLab {
       feedback.replaceChildren(icon(kind), h("span", {}, ...words));
       feedback.hidden = false;
     }
-    this.#summary.textContent = result.summary;
-    const which = incorrect.length
-      ? ` Incorrect: part${incorrect.length > 1 ? "s" : ""} ${listNumbers(incorrect)}.`
-      : "";
-    this.#announce(`${result.summary}${which}`);
+    this.verdict(result.summary, incorrect, "part");
   }
 
-  // ---------------------------------------------------------------- storage
-
-  #save() {
-    try {
-      if (this.#placements.size === 0) {
-        localStorage.removeItem(this.#storageKey);
-      } else {
-        const placements = Object.fromEntries(this.#placements);
-        localStorage.setItem(
-          this.#storageKey,
-          JSON.stringify({ version: this.#version, placements }),
-        );
-      }
-    } catch {
-      // Storage can be full or disabled; the exercise works without it.
-    }
-  }
-
-  #restore() {
-    let saved;
-    try {
-      saved = JSON.parse(localStorage.getItem(this.#storageKey));
-    } catch {
-      return; // unreadable: start empty
-    }
-    if (saved?.version !== this.#version || typeof saved.placements !== "object") return;
+  /** The saved placements (GradedLab's load()), if every one still fits this exercise. */
+  #restore(saved) {
+    if (typeof saved !== "object" || saved === null) return;
     const restored = new Map();
-    for (const [key, concept] of Object.entries(saved.placements ?? {})) {
+    for (const [key, concept] of Object.entries(saved)) {
       const n = Number(key);
       const valid =
         this.#parts.has(n) && this.#chips.has(concept) && ![...restored.values()].includes(concept);
@@ -584,11 +516,5 @@ export default class MappingLab {
       restored.set(n, concept);
     }
     this.#placements = restored;
-  }
-
-  // ------------------------------------------------------------ announcing
-
-  #announce(message) {
-    announce(this.#announcer, message);
   }
 }

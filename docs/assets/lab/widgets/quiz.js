@@ -5,66 +5,28 @@
 // without JavaScript, each answer in a collapsed block; this module hides those
 // blocks, shows Check and Clear, and shows Python's verdicts instead. Native
 // controls give mouse, touch and keyboard use (arrows within a radio group)
-// for free; answers are saved per page and quiz version.
-import { getRuntime } from "../client.js";
-import { announce, specLoader } from "../shared/graded.js";
-import { mountLabStatus } from "../shared/status.js";
+// for free; answers are saved per page and quiz version (shared/graded.js).
+import { GradedLab } from "../shared/graded.js";
 
 const VERDICT = { correct: "Correct.", incorrect: "Incorrect.", empty: "" };
 
-export default class QuizLab {
-  #root;
-  #abort = new AbortController();
-  #status;
-  #unsubscribe;
-  #loadSpec; // () => Promise of the spec JSON, fetched on first need
-  #storageKey;
-  #version;
+export default class QuizLab extends GradedLab {
   #questions = new Map(); // number -> fieldset
-  #summary;
-  #announcer;
-  #revision = 0; // bumps on every change, so a late result can't describe old answers
-  #checking = false;
 
   constructor(root) {
-    this.#root = root;
-    this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), "quiz");
-    this.#version = root.dataset.labVersion;
-    this.#storageKey = `lab-quiz:${location.pathname}:${root.dataset.labId}`;
+    super(root, { kind: "quiz", what: "quiz", call: "check_quiz", field: "answers" });
     for (const fieldset of root.querySelectorAll("[data-lab-question]")) {
       this.#questions.set(Number(fieldset.dataset.labQuestion), fieldset);
       fieldset.querySelector("[data-lab-answer]").hidden = true;
     }
-    const controls = root.querySelector("[data-lab-controls]");
-    controls.hidden = false;
-    this.#summary = root.querySelector("[data-lab-summary]");
-    this.#announcer = root.querySelector("[data-lab-announcer]");
-    root.dataset.labEnhanced = "";
-    this.#restore();
-    const options = { signal: this.#abort.signal };
-    root.addEventListener("change", (event) => this.#changed(event), options);
-    root.addEventListener(
-      "click",
-      (event) => {
-        const action = event.target.closest("[data-lab-action]")?.dataset.labAction;
-        if (action === "check") this.#check();
-        else if (action === "clear") this.#clear();
-      },
-      options,
-    );
-    this.#status = mountLabStatus(root);
-    this.#unsubscribe = getRuntime().subscribe(({ state }) => {
-      if (state !== "idle") this.#loadSpec().catch(() => {});
-    });
+    root.querySelector("[data-lab-controls]").hidden = false;
+    this.#restore(this.load());
+    root.addEventListener("change", (event) => this.#changed(event), { signal: this.signal });
+    this.mount();
   }
 
-  dispose() {
-    this.#abort.abort();
-    this.#status.dispose();
-    this.#unsubscribe();
-  }
-
-  #answers() {
+  /** Every question's chosen options, as Check sends them. */
+  answers() {
     const answers = {};
     for (const [n, fieldset] of this.#questions) {
       answers[String(n)] = [...fieldset.querySelectorAll("input:checked")].map((input) =>
@@ -74,12 +36,18 @@ export default class QuizLab {
     return answers;
   }
 
+  /** The answered questions only; null when none is. */
+  kept() {
+    const answers = Object.fromEntries(
+      Object.entries(this.answers()).filter(([, chosen]) => chosen.length),
+    );
+    return Object.keys(answers).length ? answers : null;
+  }
+
   #changed(event) {
-    this.#revision += 1;
     const fieldset = event.target.closest("[data-lab-question]");
     if (fieldset) this.#clearFeedback(fieldset);
-    this.#summary.textContent = "";
-    this.#save();
+    this.changed();
   }
 
   #clearFeedback(fieldset) {
@@ -94,37 +62,14 @@ export default class QuizLab {
     }
   }
 
-  #clear() {
-    this.#revision += 1;
-    for (const input of this.#root.querySelectorAll("input:checked")) input.checked = false;
+  clear() {
+    for (const input of this.root.querySelectorAll("input:checked")) input.checked = false;
     for (const fieldset of this.#questions.values()) this.#clearFeedback(fieldset);
-    this.#summary.textContent = "";
-    this.#save();
-    this.#announce("Cleared. Every answer is unselected.");
+    this.changed();
+    this.announce("Cleared. Every answer is unselected.");
   }
 
-  async #check() {
-    if (this.#checking) return;
-    this.#checking = true;
-    const revision = this.#revision;
-    const answers = this.#answers();
-    this.#summary.textContent = "Checking…";
-    try {
-      const spec = await this.#loadSpec();
-      const result = await getRuntime().call("check_quiz", { spec, answers });
-      if (revision === this.#revision && !this.#abort.signal.aborted) this.#show(result);
-    } catch (err) {
-      if (revision === this.#revision) {
-        const message = `Could not check your answers: ${err.message}`;
-        this.#summary.textContent = message;
-        this.#announce(message);
-      }
-    } finally {
-      this.#checking = false;
-    }
-  }
-
-  #show(result) {
+  show(result) {
     const incorrect = [];
     for (const { n, correct, message, options } of result.questions) {
       const fieldset = this.#questions.get(n);
@@ -146,35 +91,12 @@ export default class QuizLab {
         line.hidden = false;
       }
     }
-    this.#summary.textContent = result.summary;
-    const which = incorrect.length
-      ? ` Incorrect: question${incorrect.length > 1 ? "s" : ""} ${incorrect.join(", ")}.`
-      : "";
-    this.#announce(`${result.summary}${which}`);
+    this.verdict(result.summary, incorrect, "question");
   }
 
-  #save() {
-    try {
-      const answers = Object.fromEntries(
-        Object.entries(this.#answers()).filter(([, chosen]) => chosen.length),
-      );
-      if (Object.keys(answers).length === 0) localStorage.removeItem(this.#storageKey);
-      else
-        localStorage.setItem(this.#storageKey, JSON.stringify({ version: this.#version, answers }));
-    } catch {
-      // Storage can be full or disabled; the quiz works without it.
-    }
-  }
-
-  #restore() {
-    let saved;
-    try {
-      saved = JSON.parse(localStorage.getItem(this.#storageKey));
-    } catch {
-      return;
-    }
-    if (saved?.version !== this.#version || typeof saved.answers !== "object") return;
-    for (const [n, chosen] of Object.entries(saved.answers ?? {})) {
+  #restore(saved) {
+    if (typeof saved !== "object" || saved === null) return;
+    for (const [n, chosen] of Object.entries(saved)) {
       const fieldset = this.#questions.get(Number(n));
       if (!fieldset || !Array.isArray(chosen)) continue;
       for (const index of chosen) {
@@ -182,9 +104,5 @@ export default class QuizLab {
         if (input) input.checked = true;
       }
     }
-  }
-
-  #announce(message) {
-    announce(this.#announcer, message);
   }
 }

@@ -10,6 +10,7 @@
 // task stands: idle, running, done.
 import { getRuntime } from "../client.js";
 import { RUN_END, RUN_REQUEST } from "../shared/run-request.js";
+import { readItem, writeItem } from "../shared/storage.js";
 
 const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
 
@@ -65,12 +66,7 @@ export default class TaskLab {
   }
 
   #restore() {
-    let saved = null;
-    try {
-      saved = localStorage.getItem(this.#storageKey);
-    } catch {
-      return; // storage disabled: the prediction just isn't kept
-    }
+    const saved = readItem(this.#storageKey);
     // Saved by its text, so a reworded or reordered option is not mistaken for another.
     const index = this.#spec.options.findIndex((option) => option.text === saved);
     if (index >= 0) this.#options()[index].checked = true;
@@ -79,11 +75,7 @@ export default class TaskLab {
   #predicted() {
     const choice = this.#choice();
     if (choice === null) return;
-    try {
-      localStorage.setItem(this.#storageKey, this.#spec.options[choice].text);
-    } catch {
-      // storage disabled or full: nothing to keep it in
-    }
+    writeItem(this.#storageKey, this.#spec.options[choice].text);
     const state = this.#root.dataset.labTaskState;
     if (state !== State.RUNNING) this.#status.textContent = "";
     if (state === State.DONE) {

@@ -1,0 +1,169 @@
+// The labs' one chart: lines of a reward over the updates of a run, with
+// horizontal reference lines, redrawn as Python's progress arrives. The
+// simulation's learning curve (widgets/simulation-curve.js) and the
+// language-model lab's reward curve (widgets/language-models.js) are two
+// layouts of it; everything else a run shows is HTML rendered by Python.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  element.append(...children);
+  return element;
+}
+
+/** Round numbers covering [lo, hi]: about `count` steps of 1, 2 or 5 times a power of ten. */
+export function niceTicks(lo, hi, count) {
+  const top = hi > lo ? hi : lo + 1;
+  const raw = (top - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw * (1 - 1e-9));
+  const ticks = [];
+  const last = Math.ceil(top / step - 1e-9);
+  for (let k = Math.floor(lo / step + 1e-9); k <= last; k++) ticks.push(k * step);
+  return ticks;
+}
+
+/**
+ * One chart as SVG, from its layout:
+ * - `width`, `height`, `margin` ({top, right, bottom, left}): the plot area is inside the margin;
+ * - `x`, `y`: the [low, high] of each axis, at the plot area's edges;
+ * - `attributes` of the <svg>, and its `title` if any;
+ * - `axes` (optional): `{className, grid, format, x: {ticks, title}, y: {ticks, title}}`,
+ *   tick labels and titles, and a grid line at each y tick;
+ * - `references`: horizontal lines `{value, className, label, outside}`, labelled
+ *   above the line's end, or beside it in the right margin when `outside`;
+ * - `lines`: `{className, points: [[x, y], ...]}`, their coordinates rounded to
+ *   `digits` decimals if given (a chart drawn at its real size needs no more than 1);
+ * - `notes`: `{x, y, text}`, text at a place in the chart's own units.
+ */
+function draw(layout) {
+  const { width, height, margin, axes } = layout;
+  const left = margin.left;
+  const right = width - margin.right;
+  const top = margin.top;
+  const bottom = height - margin.bottom;
+  const [x0, x1] = layout.x;
+  const [y0, y1] = layout.y;
+  const sx = (x) => left + ((x - x0) / (x1 - x0)) * (right - left);
+  const sy = (y) => top + (1 - (y - y0) / (y1 - y0)) * (bottom - top);
+
+  const parts = [];
+  if (layout.title) parts.push(svg("title", {}, layout.title));
+  if (axes?.grid) {
+    parts.push(
+      svg(
+        "g",
+        { class: axes.grid },
+        ...axes.y.ticks.map((v) => svg("line", { x1: left, x2: right, y1: sy(v), y2: sy(v) })),
+      ),
+    );
+  }
+  for (const { value, className, label, outside } of layout.references ?? []) {
+    const at = outside
+      ? { x: right + 4, y: sy(value) + 4 }
+      : { x: right - 4, y: sy(value) - 5, "text-anchor": "end" };
+    parts.push(
+      svg(
+        "g",
+        { class: className },
+        svg("line", { x1: left, x2: right, y1: sy(value), y2: sy(value) }),
+        svg("text", at, label),
+      ),
+    );
+  }
+  const round = layout.digits === undefined ? String : (v) => v.toFixed(layout.digits);
+  for (const { className, points } of layout.lines) {
+    const d = points.map(([x, y], k) => `${k ? "L" : "M"}${round(sx(x))} ${round(sy(y))}`).join("");
+    parts.push(svg("path", { class: className, d }));
+  }
+  if (axes) {
+    const text = (attributes, words) => svg("text", attributes, words);
+    parts.push(
+      svg(
+        "g",
+        { class: axes.className },
+        ...axes.y.ticks.map((v) =>
+          text({ x: left - 6, y: sy(v), "text-anchor": "end", dy: "0.32em" }, axes.format(v)),
+        ),
+        ...axes.x.ticks.map((u) =>
+          text({ x: sx(u), y: bottom + 16, "text-anchor": "middle" }, axes.format(u)),
+        ),
+        svg("line", { x1: left, x2: right, y1: bottom, y2: bottom }),
+        svg("line", { x1: left, x2: left, y1: top, y2: bottom }),
+        text({ class: axes.title, x: (left + right) / 2, y: height - 6 }, axes.x.title),
+        text(
+          { class: axes.title, transform: `translate(13 ${(top + bottom) / 2}) rotate(-90)` },
+          axes.y.title,
+        ),
+      ),
+    );
+  }
+  for (const { x, y, text } of layout.notes ?? []) parts.push(svg("text", { x, y }, text));
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, ...layout.attributes }, ...parts);
+}
+
+/**
+ * A chart in `plot`, drawn from `layout(data, width)` (see draw) at most once
+ * a frame. One that `fits` is laid out at its container's width, so its text
+ * stays readable on a phone, and again when the container resizes; otherwise
+ * it has a fixed size (`width` is null) that the stylesheet scales.
+ */
+export class LineChart {
+  #plot;
+  #layout;
+  #data = null;
+  #frame = 0;
+  #observer = null;
+  #width = 0;
+
+  constructor(plot, layout, { fits = false } = {}) {
+    this.#plot = plot;
+    this.#layout = layout;
+    if (!fits) {
+      this.#width = null;
+      return;
+    }
+    // The observer's own size, not clientWidth: reading layout here, while the
+    // page is still being set up, would force a layout of the whole page.
+    this.#observer = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (width === this.#width) return;
+      this.#width = width;
+      this.#schedule();
+    });
+    this.#observer.observe(plot);
+  }
+
+  set(data) {
+    this.#data = data;
+    this.#schedule();
+  }
+
+  /** Draw now (the last frame of a run should not wait for the next paint). */
+  flush() {
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#draw();
+  }
+
+  dispose() {
+    cancelAnimationFrame(this.#frame);
+    this.#observer?.disconnect();
+  }
+
+  #schedule() {
+    this.#frame ||= requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#draw();
+    });
+  }
+
+  #draw() {
+    if (!this.#data) return;
+    // The observer's last width: reading clientWidth here, while progress
+    // rewrites the page around the chart, would lay out the whole page each frame.
+    this.#plot.replaceChildren(draw(this.#layout(this.#data, this.#width)));
+  }
+}
