@@ -161,7 +161,9 @@ def test_both_agents_get_the_same_advantage(monkeypatch: pytest.MonkeyPatch) -> 
     original_credit = team.credit
 
     def credit(h: Any, cells: Any, advantages: Any) -> None:
-        groups.append((list(cells), list(advantages)))
+        # MAGRPO: one list of advantages, the very same for both agents.
+        assert advantages[0] is advantages[1]
+        groups.append((list(cells), list(advantages[0])))
         original_credit(h, cells, advantages)
 
     monkeypatch.setattr(team, "credit", credit)
@@ -538,11 +540,17 @@ def test_progress_over_seeds_is_worded_by_python_and_stop_keeps_finished_seeds()
 def test_summary_claims_the_optimum_only_within_two_percent() -> None:
     run = run_experiment({"seeds": 2})
     best = run["optimum"]["reward"]
-    for method, line in zip(("prompted", "learned", "centralized"), run["summary"], strict=False):
+    methods = ("prompted", "learned", "centralized", "centralized_sampled")
+    for method, line in zip(methods, run["summary"], strict=False):
         expected = run["expected_reward"][method]
         assert ("found the best joint response" in line) == (expected >= best * 0.98), line
         assert f"{expected:.2f}" in line
-    assert run["summary"][3].startswith("Over 2 seeds (0 to 1), the optimum was reached by")
+    assert run["summary"][4].startswith("Over 2 seeds (0 to 1), the optimum was reached by")
+    # Every count of seeds comes with its 95% interval, in words.
+    assert (
+        "learned collaboration in 0 of 2 seeds (somewhere between 0% and 66% of all seeds)"
+        in (run["summary"][4])
+    )
 
 
 def test_two_turn_summary_names_each_turn() -> None:
@@ -559,7 +567,7 @@ def test_new_fields_are_refused_with_reasons() -> None:
         validate_params({"advantage": "median", "seeds": 0, "turns": 2, "discount": 1.5})
     fields = err.value.fields
     assert fields["advantage"] == (
-        'Baseline must be one of mean, normalized, leave_one_out, max; got "median".'
+        'Baseline must be one of mean, normalized, leave_one_out, max, raw; got "median".'
     )
     assert fields["seeds"] == "Seeds must be a whole number from 1 to 50; got 0."
     assert fields["discount"] == "Discount must be a number from 0 to 1; got 1.5."
