@@ -20,21 +20,30 @@ The toy written out as a Dec-POMDP:
   of the turns' shared rewards, so it stays on the reward table's scale.
 
 Policies are softmaxes over whole responses, starting from the role prompts'
-prior. Three ways of playing are compared, plus a partner experiment:
+prior, sampled at a temperature (1 unless set). Four ways of playing are
+compared, plus a partner experiment:
 
 - **Prompted collaboration**: both agents keep the prior; nothing is learned.
 - **Learned collaboration** (MAGRPO, Liu et al., AAAI-26, Eq. 1): each agent
   has its own policy over its own prompt. Every update samples a *group* of G
   joint responses from the same joint history; each response's advantage is
   its return minus the group's mean return (:func:`group_advantages`; other
-  baselines are options), and *the same advantage goes to both agents*. With
-  two turns the rollouts form a tree, as in MAGRPO's multi-turn form: every
-  distinct joint history reached in turn 1 is expanded by its own group of G
-  (siblings share a baseline), and a turn is credited with its return from that
-  turn on, ``r_t + discount * r_(t+1)``, where the later term is the mean over
-  that history's group.
+  baselines are options), and *the same advantage goes to both agents*. A group
+  pairs the agents' g-th responses (CoMLRL's ``align``) or every response with
+  every partner response (``cross``). With two turns the rollouts form a tree,
+  as in CoMLRL's multi-turn MAGRPO: every joint response sampled in turn 1,
+  duplicates included, starts its own rollout with its own group of G in turn 2
+  (siblings share a baseline; ``branching="merge"`` gives each distinct history
+  one group instead), and a turn is credited with its return from that turn on,
+  ``r_t + discount * r_(t+1)``, where the later term is the mean over its own
+  turn-2 group. Lenient learners (Panait, Sullivan & Luke, 2006) are an option:
+  each agent judges its response by the best return it earned in the group.
 - **Centralized control**, the yardstick: one policy over joint responses,
-  conditioned on both prompts, with the same sampled update.
+  conditioned on both prompts, moved by the *exact* natural gradient (no
+  sampling, so no seed changes it).
+- **Centralized learner (sampled)**: the same joint policy trained by the very
+  sampled update the team uses, so that joint control and exactness can be told
+  apart.
 - **Partner generalization**: the main agent (the ego) trains with fixed
   helpers whose notes land in its prompt, then meets helpers fixed before
   training. The ego's policy reads a note through its words (one weight per
