@@ -821,6 +821,7 @@ class Experiment:
     def outcome(self) -> dict[str, Any]:
         """The exact outcome of every method: what a row of the many-seed table shows."""
         expected = self.expected()
+        partners = self._partner_scores()
         return {
             "seed": self.seed,
             "still_moving": self.still_moving(),
@@ -830,6 +831,12 @@ class Experiment:
                 m: [_cell_summary(dist, self.env)["name"] for dist in expected[m][1]]
                 for m in METHODS
             },
+            # The trained ego with every partner, so that a count over seeds can read them.
+            "partners": [
+                {k: s[k] for k in ("name", "score", "score_before_training", "best_response")}
+                for group in ("training", "held_out")
+                for s in partners[group]
+            ],
         }
 
     def _movement_json(self) -> dict[str, Any] | None:

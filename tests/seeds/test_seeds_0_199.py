@@ -72,11 +72,8 @@ def singles(**params: Any) -> list[dict[str, Any]]:
 
 
 def partners(**params: Any) -> list[dict[str, dict[str, Any]]]:
-    out = []
-    for run in singles(**params):
-        p = run["partners"]
-        out.append({s["name"]: s for s in p["training"] + p["held_out"]})
-    return out
+    """Each of seeds 0-199: the trained ego's scores with every partner, by partner name."""
+    return [{s["name"]: s for s in r["partners"]} for r in rows(**params)]
 
 
 def rate(count: int) -> str:
@@ -130,6 +127,11 @@ def _per_block(**params: Any) -> tuple[int, int]:
     """The fewest and most seeds of a run of 20 in which learned collaboration found the best."""
     counts = [b["seeds"]["methods"]["learned"]["reached_optimum"] for b in blocks(**params)]
     return min(counts), max(counts)
+
+
+def _below(name: str) -> int:
+    """In how many of seeds 0-199 the trained ego scores below its untrained self with ``name``."""
+    return sum(s[name]["score"] < s[name]["score_before_training"] for s in partners())
 
 
 def _seed_0(**params: Any) -> dict[str, Any]:
@@ -216,20 +218,37 @@ CLAIMS = [
         lambda: reached("centralized_sampled", temperature=3) == 0,
     ),
     Claim(
-        "In every one of seeds 0 to 199 it then scores within 2% of the best possible with both.",
-        lambda: all(
-            s[name]["score"] >= s[name]["best_response"] * 0.98
-            for s in partners()
-            for name in ("Committed helper", "Cautious helper")
+        "In 198 of seeds 0 to 199 it then scores within 2% of the best possible with both "
+        "(somewhere between 96% and 100% of all seeds); in the other two it solves the task alone "
+        "after either note, and scores about 0 with the committed helper.",
+        lambda: (
+            sum(
+                all(
+                    s[name]["score"] >= s[name]["best_response"] * 0.98
+                    for name in ("Committed helper", "Cautious helper")
+                )
+                for s in partners()
+            )
+            == 198
+            and "96% and 100%" in rate(198)
+            # The other two: solving it alone is 0 with the committed helper, 5 with the cautious.
+            and [
+                (round(s["Committed helper"]["score"], 1), round(s["Cautious helper"]["score"], 1))
+                for s in partners()
+                if s["Committed helper"]["score"] < s["Committed helper"]["best_response"] * 0.98
+            ]
+            == [(0.0, 5.0), (0.0, 5.0)]
         ),
     ),
     Claim(
-        "it scores at least 8.5 of the best possible 11 in every one of seeds 0 to 199",
-        lambda: all(
-            s["Rephrasing helper"]["best_response"] == 11
-            and s["Rephrasing helper"]["score"] >= 8.5
-            and s["Rephrasing helper"]["score"] > s["Rephrasing helper"]["score_before_training"]
-            for s in partners()
+        "it scores at least 8.5 of the best possible 11 in 196 of seeds 0 to 199",
+        lambda: (
+            sum(
+                s["Rephrasing helper"]["best_response"] == 11
+                and s["Rephrasing helper"]["score"] >= 8.5
+                for s in partners()
+            )
+            == 196
         ),
     ),
     Claim(
@@ -252,22 +271,37 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "the ego scores below what it scored before training, while the best reply, "
-        "solving it alone, earns 2.75",
-        lambda: all(
-            s["Noisy helper"]["score"] < s["Noisy helper"]["score_before_training"]
-            and s["Noisy helper"]["best_reply"] == "alone"
-            and s["Noisy helper"]["best_response"] == pytest.approx(2.75)
-            for s in partners()
+        "in 198 of seeds 0 to 199 the ego scores below what it scored before training, while the "
+        "best reply, solving it alone, earns 2.75",
+        lambda: (
+            _below("Noisy helper") == 198
+            and all(s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners())
+            and [
+                s["best_reply"]
+                for s in _seed_0()["partners"]["held_out"]
+                if s["name"] == "Noisy helper"
+            ]
+            == ["alone"]
         ),
     ),
     Claim(
-        "the ego scores below what it scored before training, far from the best possible 7",
-        lambda: all(
-            s["Helper with another convention"]["score"]
-            < s["Helper with another convention"]["score_before_training"]
-            and s["Helper with another convention"]["best_response"] == 7
-            for s in partners()
+        "in 198 of seeds 0 to 199 the ego scores below what it scored before training, far from "
+        "the best possible 7",
+        lambda: (
+            _below("Helper with another convention") == 198
+            and all(s["Helper with another convention"]["best_response"] == 7 for s in partners())
+        ),
+    ),
+    Claim(
+        "In the rare seed where the ego never learns to trust the committed helper (2 of seeds 0 "
+        "to 199), it is not fooled either.",
+        lambda: (
+            all(
+                s["Noisy helper"]["score"] >= s["Noisy helper"]["score_before_training"]
+                for s in partners()
+                if s["Committed helper"]["score"] < 1
+            )
+            and sum(s["Committed helper"]["score"] < 1 for s in partners()) == 2
         ),
     ),
     Claim(
