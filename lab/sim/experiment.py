@@ -364,10 +364,7 @@ class Team:
         if self.helper is not None:
             agents.append((self.helper, h.helper, 0))
         for policy, observation, role in agents:
-            per_action = [0.0] * N_RESPONSES
-            for cell, advantage in zip(cells, advantages[role], strict=True):
-                per_action[cell[role]] += advantage
-            policy.accumulate(observation, per_action)
+            _credit(policy, observation, [cell[role] for cell in cells], advantages[role])
 
 
 class CentralLearner:
@@ -402,10 +399,17 @@ class CentralLearner:
         cells: Sequence[tuple[int, int]],
         advantages: Mapping[int, Sequence[float]],
     ) -> None:
-        per_action = [0.0] * len(CELLS)
-        for cell, advantage in zip(cells, advantages[0], strict=True):
-            per_action[_CELL_INDEX[cell]] += advantage
-        self.policy.accumulate(h, per_action)
+        _credit(self.policy, h, [_CELL_INDEX[cell] for cell in cells], advantages[0])
+
+
+def _credit(
+    policy: Policy, observation: Any, actions: Sequence[int], advantages: Sequence[float]
+) -> None:
+    """Give ``policy`` at ``observation`` each sample's advantage for the action it took."""
+    per_action = [0.0] * policy.n
+    for a, advantage in zip(actions, advantages, strict=True):
+        per_action[a] += advantage
+    policy.accumulate(observation, per_action)
 
 
 @dataclass(frozen=True)

@@ -543,29 +543,34 @@ def render_curve_table(result: Mapping[str, Any]) -> Markup:
         values = series[m]
         return format_reward(values[u - 1]) if u <= len(values) else "n/a"
 
+    rows = [(u, [value(m, u) for m in methods]) for u in updates]
+    return _update_table(caption, [labels[m] for m in methods], rows) + render_band_table(result)
+
+
+def _update_table(
+    caption: str,
+    heads: Sequence[str],
+    rows: Iterable[tuple[int, Sequence[str]]],
+    attributes: Mapping[str, Any] | None = None,
+) -> Markup:
+    """A table with one row per update: its number, then one cell per method."""
     head = el(
         "tr",
         None,
         el("th", None, "Update", scope="col"),
-        *(el("th", None, labels[m], scope="col") for m in methods),
+        *(el("th", None, h, scope="col") for h in heads),
     )
     body = join(
-        el(
-            "tr",
-            None,
-            el("th", None, u, scope="row"),
-            *(el("td", None, value(m, u)) for m in methods),
-        )
-        for u in updates
+        el("tr", None, el("th", None, u, scope="row"), *(el("td", None, c) for c in cells))
+        for u, cells in rows
     )
-    table = el(
+    return el(
         "table",
-        {"class": "lab-sim__curve-table"},
+        {"class": "lab-sim__curve-table", **(attributes or {})},
         el("caption", None, caption),
         el("thead", None, head),
         el("tbody", None, body),
     )
-    return table + render_band_table(result)
 
 
 def render_band_table(result: Mapping[str, Any]) -> Markup:
@@ -588,27 +593,12 @@ def render_band_table(result: Mapping[str, Any]) -> Markup:
             f"({format_reward(b['q1'][k])} to {format_reward(b['q3'][k])})"
         )
 
-    head = el(
-        "tr",
-        None,
-        el("th", None, "Update", scope="col"),
-        *(el("th", None, labels[m], scope="col") for m in labels),
-    )
-    body = join(
-        el(
-            "tr",
-            None,
-            el("th", None, updates[k], scope="row"),
-            *(el("td", None, cell(m, k)) for m in labels),
-        )
-        for k in picks
-    )
-    return el(
-        "table",
-        {"class": "lab-sim__curve-table", "data-lab-curve-band": True},
-        el("caption", None, _band_caption(result)),
-        el("thead", None, head),
-        el("tbody", None, body),
+    rows = [(updates[k], [cell(m, k) for m in labels]) for k in picks]
+    return _update_table(
+        _band_caption(result),
+        list(labels.values()),
+        rows,
+        {"data-lab-curve-band": True},
     )
 
 
