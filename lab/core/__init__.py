@@ -2,7 +2,8 @@
 
 ``errors`` (the reader's errors), ``params`` (the one settings validator,
 driven by a lab's spec), ``advantages`` (the one group advantage of MAGRPO's
-update), ``html`` (the one HTML builder), ``text`` (the wording of lists),
+update), ``optimum`` (what "reached the optimum" means), ``stats`` (a count
+of seeds with its interval), ``html`` (the one HTML builder), ``text`` (the wording of lists),
 ``isolation`` (undoing what the reader's code changed), ``rpc`` (the calls'
 types).
 """

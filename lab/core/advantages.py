@@ -14,7 +14,7 @@ from collections.abc import Sequence
 __all__ = ["BASELINES", "group_advantages"]
 
 #: What each return can be compared with; the settings' choices, in the form's order.
-BASELINES = ("mean", "normalized", "leave_one_out", "max")
+BASELINES = ("mean", "normalized", "leave_one_out", "max", "raw")
 
 
 # --8<-- [start:advantages]
@@ -25,6 +25,7 @@ def group_advantages(returns: Sequence[float], baseline: str = "mean") -> list[f
     - ``normalized`` (GRPO's form): (R - mean(R)) / std(R); all zero when the group agrees.
     - ``leave_one_out`` (RLOO): R - the mean of the *other* returns in the group.
     - ``max``: R - max(R); the best response gets 0 and every other one less.
+    - ``raw``: R itself, no baseline (REINFORCE; MAREINFORCE with a shared reward).
     """
     n = len(returns)
     mean = math.fsum(returns) / n
@@ -42,5 +43,7 @@ def group_advantages(returns: Sequence[float], baseline: str = "mean") -> list[f
     if baseline == "max":
         best = max(returns)
         return [r - best for r in returns]
+    if baseline == "raw":
+        return [float(r) for r in returns]
     raise ValueError(f"Unknown baseline {baseline!r}; expected one of {', '.join(BASELINES)}.")
     # --8<-- [end:advantages]

@@ -32,9 +32,14 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     return low, high
 
 
-def describe_count(successes: int, trials: int, unit: str = "seeds") -> str:
-    """``"10 of 20 seeds; somewhere between 30% and 70% of all seeds"``: a count in words."""
+def describe_count(successes: int, trials: int, unit: str = "seeds", *, aside: bool = False) -> str:
+    """``"10 of 20 seeds; somewhere between 30% and 70% of all seeds"``: a count in words.
+
+    With ``aside`` the interval is in brackets, for a count inside a longer sentence:
+    ``"10 of 20 seeds (somewhere between 30% and 70% of all seeds)"``.
+    """
     low, high = wilson_interval(successes, trials)
-    return (
-        f"{successes} of {trials} {unit}; somewhere between {low:.0%} and {high:.0%} of all {unit}"
-    )
+    interval = f"somewhere between {low:.0%} and {high:.0%} of all {unit}"
+    if aside:
+        return f"{successes} of {trials} {unit} ({interval})"
+    return f"{successes} of {trials} {unit}; {interval}"

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from lab.core.errors import LabError
+from lab.core.stats import describe_count
 from lab.kinds import RUNNERS
 
 __all__ = [
@@ -81,6 +82,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "any": any,
     "abs": abs,
     "count": _count,
+    # "10 of 20 seeds (somewhere between 30% and 70% of all seeds)": a count with its interval.
+    "describe_count": lambda k, n: describe_count(k, n, aside=True),
     "len": len,
     "max": max,
     "min": min,

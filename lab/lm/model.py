@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
 from lab.core.stats import describe_count, wilson_interval
 from lab.lm.expected import expected_reward
 from lab.lm.interpreter import BROKEN, CALL, INLINE, reward, verify
@@ -92,20 +93,6 @@ def describe_models(helper: TokenLM, main: TokenLM, communication: bool) -> dict
             for agent, p, so_far in NEXT_TOKEN_VIEWS
         },
     }
-
-
-#: A pair reached the optimum when its expected reward is this close to the best (2%), the
-#: simulation's meaning (:data:`lab.sim.experiment.OPTIMUM_TOLERANCE`), so both labs count alike.
-OPTIMUM_TOLERANCE = 0.02
-
-
-def reaches_optimum(expected: float, best: float) -> bool:
-    """Within :data:`OPTIMUM_TOLERANCE` of the best expected reward, as the simulation counts.
-
-    The language-model lab's copy of the one meaning of "optimum"; it goes once the
-    labs share one function.
-    """
-    return expected >= best - OPTIMUM_TOLERANCE * abs(best) - 1e-9
 
 
 def outcome(helper: TokenLM, main: TokenLM, params: LMParams, communication: bool) -> dict:

@@ -20,21 +20,30 @@ The toy written out as a Dec-POMDP:
   of the turns' shared rewards, so it stays on the reward table's scale.
 
 Policies are softmaxes over whole responses, starting from the role prompts'
-prior. Three ways of playing are compared, plus a partner experiment:
+prior, sampled at a temperature (1 unless set). Four ways of playing are
+compared, plus a partner experiment:
 
 - **Prompted collaboration**: both agents keep the prior; nothing is learned.
 - **Learned collaboration** (MAGRPO, Liu et al., AAAI-26, Eq. 1): each agent
   has its own policy over its own prompt. Every update samples a *group* of G
   joint responses from the same joint history; each response's advantage is
   its return minus the group's mean return (:func:`group_advantages`; other
-  baselines are options), and *the same advantage goes to both agents*. With
-  two turns the rollouts form a tree, as in MAGRPO's multi-turn form: every
-  distinct joint history reached in turn 1 is expanded by its own group of G
-  (siblings share a baseline), and a turn is credited with its return from that
-  turn on, ``r_t + discount * r_(t+1)``, where the later term is the mean over
-  that history's group.
+  baselines are options), and *the same advantage goes to both agents*. A group
+  pairs the agents' g-th responses (CoMLRL's ``align``) or every response with
+  every partner response (``cross``). With two turns the rollouts form a tree,
+  as in CoMLRL's multi-turn MAGRPO: every joint response sampled in turn 1,
+  duplicates included, starts its own rollout with its own group of G in turn 2
+  (siblings share a baseline; ``branching="merge"`` gives each distinct history
+  one group instead), and a turn is credited with its return from that turn on,
+  ``r_t + discount * r_(t+1)``, where the later term is the mean over its own
+  turn-2 group. Lenient learners (Panait, Sullivan & Luke, 2006) are an option:
+  each agent judges its response by the best return it earned in the group.
 - **Centralized control**, the yardstick: one policy over joint responses,
-  conditioned on both prompts, with the same sampled update.
+  conditioned on both prompts, moved by the *exact* natural gradient (no
+  sampling, so no seed changes it).
+- **Centralized learner (sampled)**: the same joint policy trained by the very
+  sampled update the team uses, so that joint control and exactness can be told
+  apart.
 - **Partner generalization**: the main agent (the ego) trains with fixed
   helpers whose notes land in its prompt, then meets helpers fixed before
   training. The ego's policy reads a note through its words (one weight per
@@ -48,6 +57,8 @@ derived from ``random.Random(seed)``, and sums through ``math.fsum``.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 import random
 import statistics
@@ -56,6 +67,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from lab.core.advantages import BASELINES, group_advantages
+from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
+from lab.core.stats import describe_count, wilson_interval
 from lab.sim.params import ParamError, SimParams, param_spec, validate_params
 from lab.sim.task import (
     DEFAULT_HELD_OUT_PARTNERS,
@@ -94,16 +107,19 @@ __all__ = [
     "validate_params",
 ]
 
-#: The three ways of playing that the learning curves compare.
-METHODS = ("prompted", "learned", "centralized")
+#: The ways of playing that the learning curves compare.
+METHODS = ("prompted", "learned", "centralized", "centralized_sampled")
 #: What each method is called on the page.
 METHOD_LABELS = {
     "prompted": "Prompted collaboration",
     "learned": "Learned collaboration (MAGRPO)",
     "centralized": "Centralized control",
+    "centralized_sampled": "Centralized learner (sampled)",
 }
-#: A method reached the optimum when its expected episode reward is this close to it (2%).
-OPTIMUM_TOLERANCE = 0.02
+#: A run's policies are *still moving* when a method's joint responses' distribution moved by
+#: more than MOVING_THRESHOLD in total variation over the last MOVING_WINDOW of its updates.
+MOVING_WINDOW = 0.1
+MOVING_THRESHOLD = 0.01
 
 #: Every joint response, as (helper's response, main agent's response): the table's cells.
 CELLS: tuple[tuple[int, int], ...] = tuple(
@@ -148,6 +164,12 @@ def softmax(logits: Sequence[float]) -> list[float]:
     return [e / total for e in exps]
 
 
+def _tempered(logits: Sequence[float], t: float) -> list[float]:
+    """Logits divided by the temperature, from their top, so that a small T cannot overflow."""
+    top = max(logits)
+    return [(x - top) / t for x in logits]
+
+
 def sample(probs: Sequence[float], u: float) -> int:
     """The index that ``u`` in [0, 1) falls on in the cumulative ``probs``."""
     acc = 0.0
@@ -165,6 +187,11 @@ class Policy:
     ``features(o)`` names what the policy reads in an observation. With the
     default, the observation itself, each prompt gets its own row of weights:
     a tabular policy. A prompt never trained on keeps the prior.
+
+    ``temperature`` T divides the logits (log prior + weights) before the
+    softmax, as an LLM samples at a temperature: the policy that acts, is
+    scored and is trained is softmax(logits / T), so its gradient is
+    (one-hot - p) / T. At T = 1 (the default) nothing is divided at all.
     """
 
     def __init__(
@@ -172,25 +199,45 @@ class Policy:
         n: int,
         prior: Callable[[Any], Sequence[float]],
         features: Callable[[Any], Iterable[Hashable]] = lambda o: (o,),
+        temperature: float = 1.0,
     ) -> None:
         self.n = n
         self._prior = prior
         self._features = features
+        self.temperature = temperature
         self.weights: dict[Hashable, list[float]] = {}
         self._probs: dict[Any, list[float]] = {}
+        self._cumulative: dict[Any, list[float]] = {}
+        self._log_prior: dict[Any, list[float]] = {}
         self._grads: dict[Hashable, list[float]] = {}
+
+    def cumulative(self, observation: Any) -> list[float]:
+        """The running sums of :meth:`probs`: what ``random.choices`` samples from (cached)."""
+        c = self._cumulative.get(observation)
+        if c is None:
+            c = self._cumulative[observation] = list(itertools.accumulate(self.probs(observation)))
+        return c
 
     def probs(self, observation: Any) -> list[float]:
         p = self._probs.get(observation)
         if p is None:
             prior = self._prior(observation)
             rows = [self.weights[f] for f in self._features(observation) if f in self.weights]
+            t = self.temperature
             if rows:
-                p = softmax(
-                    [math.log(prior[a]) + math.fsum(r[a] for r in rows) for a in range(self.n)]
-                )
-            else:
+                log_prior = self._log_prior.get(observation)
+                if log_prior is None:
+                    log_prior = self._log_prior[observation] = [math.log(x) for x in prior]
+                if len(rows) == 1:  # a tabular policy's one row (fsum of one number is itself)
+                    row = rows[0]
+                    logits = [log_prior[a] + row[a] for a in range(self.n)]
+                else:
+                    logits = [log_prior[a] + math.fsum(r[a] for r in rows) for a in range(self.n)]
+                p = softmax(logits if t == 1.0 else _tempered(logits, t))
+            elif t == 1.0:
                 p = list(prior)
+            else:
+                p = softmax(_tempered([math.log(x) for x in prior], t))
             self._probs[observation] = p
         return p
 
@@ -204,7 +251,10 @@ class Policy:
         if total == 0.0 and not any(per_action):
             return
         p = self.probs(observation)
-        self.add(observation, [per_action[b] - total * p[b] for b in range(self.n)])
+        increments = [per_action[b] - total * p[b] for b in range(self.n)]
+        if self.temperature != 1.0:
+            increments = [x / self.temperature for x in increments]
+        self.add(observation, increments)
 
     def add(self, observation: Any, increments: Sequence[float]) -> None:
         """Add ``increments`` to the weights of ``observation``'s features, taking effect at
@@ -226,6 +276,7 @@ class Policy:
                 row[b] += step * g[b]
         self._grads.clear()
         self._probs.clear()
+        self._cumulative.clear()
 
 
 class Environment:
@@ -247,6 +298,8 @@ class Environment:
 
 
 _ACTIONS = range(N_RESPONSES)
+_CELL_INDICES = range(len(CELLS))
+_CELL_INDEX = {cell: k for k, cell in enumerate(CELLS)}
 #: The probability of every cell at one joint history (in CELLS order).
 Joint = Callable[[JointHistory], Sequence[float]]
 
@@ -255,56 +308,150 @@ class Team:
     """Two agents, each acting on its own prompt; the helper may be a fixed partner.
 
     A fixed partner is given as its probabilities: it acts but never learns.
+    With ``cross`` (CoMLRL's ``joint_mode="cross"``) a group pairs every sampled
+    helper response with every sampled main response, G x G joint responses;
+    otherwise (``align``) the g-th responses are paired, G joint responses.
     """
 
-    def __init__(self, helper: Policy | Sequence[float], main: Policy) -> None:
+    def __init__(
+        self, helper: Policy | Sequence[float], main: Policy, *, cross: bool = False
+    ) -> None:
         self.helper = helper if isinstance(helper, Policy) else None
         self._fixed = None if isinstance(helper, Policy) else list(helper)
+        self._fixed_cumulative = (
+            None if self._fixed is None else list(itertools.accumulate(self._fixed))
+        )
         self.main = main
+        self.cross = cross
+        #: The learning agents, by their index in a cell (0 the helper, 1 the main agent).
+        self.roles = (1,) if self.helper is None else (0, 1)
 
     def _probs(self, h: JointHistory) -> tuple[Sequence[float], Sequence[float]]:
         ph = self._fixed if self.helper is None else self.helper.probs(h.helper)
         return ph, self.main.probs(h.main)
+
+    def _cumulative(self, h: JointHistory) -> tuple[Sequence[float], Sequence[float]]:
+        ch = self._fixed_cumulative if self.helper is None else self.helper.cumulative(h.helper)
+        return ch, self.main.cumulative(h.main)
 
     def joint(self, h: JointHistory) -> list[float]:
         ph, pm = self._probs(h)
         return [ph[i] * pm[j] for i, j in CELLS]
 
     def group(self, h: JointHistory, size: int, rng: random.Random) -> list[tuple[int, int]]:
-        """``size`` joint responses sampled at ``h``: each agent samples from its own prompt."""
-        ph, pm = self._probs(h)
+        """The joint responses sampled at ``h``: each agent samples ``size`` from its own prompt."""
+        ch, cm = self._cumulative(h)
         # One draw per agent and sample, from each agent's own distribution.
-        helper = rng.choices(_ACTIONS, weights=ph, k=size)
-        main = rng.choices(_ACTIONS, weights=pm, k=size)
+        helper = rng.choices(_ACTIONS, cum_weights=ch, k=size)
+        main = rng.choices(_ACTIONS, cum_weights=cm, k=size)
+        if self.cross:
+            return [(i, j) for i in helper for j in main]
         return list(zip(helper, main, strict=True))
 
+    @staticmethod
+    def action(role: int, cell: tuple[int, int]) -> int:
+        """What the agent in ``role`` wrote in ``cell``."""
+        return cell[role]
+
     def credit(
-        self, h: JointHistory, cells: Sequence[tuple[int, int]], advantages: Sequence[float]
+        self,
+        h: JointHistory,
+        cells: Sequence[tuple[int, int]],
+        advantages: Mapping[int, Sequence[float]],
     ) -> None:
-        """Give every agent the same advantage for each joint response it took part in."""
+        """Give each agent its advantage (MAGRPO: the same one) for each joint response."""
         agents = [(self.main, h.main, 1)]
         if self.helper is not None:
             agents.append((self.helper, h.helper, 0))
         for policy, observation, role in agents:
-            per_action = [0.0] * N_RESPONSES
-            for cell, advantage in zip(cells, advantages, strict=True):
-                per_action[cell[role]] += advantage
-            policy.accumulate(observation, per_action)
+            _credit(policy, observation, [cell[role] for cell in cells], advantages[role])
+
+
+class CentralLearner:
+    """One sampled policy over joint responses, reading both prompts: the joint learner.
+
+    It is trained by the very update the team is (:func:`_grow`: a group of G
+    joint responses, each against the group's baseline), so that what it
+    reaches and the team does not is what joint control gives, apart from
+    exactness (which the natural-gradient yardstick adds).
+    """
+
+    roles = (0,)
+    cross = False
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def joint(self, h: JointHistory) -> list[float]:
+        return self.policy.probs(h)
+
+    def group(self, h: JointHistory, size: int, rng: random.Random) -> list[tuple[int, int]]:
+        picks = rng.choices(_CELL_INDICES, cum_weights=self.policy.cumulative(h), k=size)
+        return [CELLS[k] for k in picks]
+
+    @staticmethod
+    def action(role: int, cell: tuple[int, int]) -> tuple[int, int]:
+        return cell
+
+    def credit(
+        self,
+        h: JointHistory,
+        cells: Sequence[tuple[int, int]],
+        advantages: Mapping[int, Sequence[float]],
+    ) -> None:
+        _credit(self.policy, h, [_CELL_INDEX[cell] for cell in cells], advantages[0])
+
+
+def _credit(
+    policy: Policy, observation: Any, actions: Sequence[int], advantages: Sequence[float]
+) -> None:
+    """Give ``policy`` at ``observation`` each sample's advantage for the action it took."""
+    per_action = [0.0] * policy.n
+    for a, advantage in zip(actions, advantages, strict=True):
+        per_action[a] += advantage
+    policy.accumulate(observation, per_action)
 
 
 @dataclass(frozen=True)
 class Training:
-    """How one update samples and credits: group size, turns, discount, baseline."""
+    """How one update samples and credits: group size, turns, discount, baseline, branching.
+
+    ``merge``: turn-1 siblings that played the same joint response share one
+    turn-2 group (one subtree per distinct history) instead of each sampling
+    its own (CoMLRL's rollout tree). ``lenient``: each agent judges each of its
+    responses by the best return it earned in the group (Panait et al., 2006).
+    """
 
     size: int
     turns: int
     discount: float
     baseline: str
+    merge: bool = False
+    lenient: bool = False
+    #: False for prompted play, which samples its curve like the others but never learns.
+    credit: bool = True
+
+
+def _lenient(returns: Sequence[float], actions: Sequence[Hashable]) -> list[float]:
+    """Each sample's return replaced by the best return its agent's response earned in the group.
+
+    A lenient learner (Panait, Sullivan & Luke, 2006) forgives its partner's
+    exploration: of the several rewards one action of its own received, it
+    keeps the maximum, as if the partner had answered it well.
+    """
+    best: dict[Hashable, float] = {}
+    for r, a in zip(returns, actions, strict=True):
+        if a not in best or r > best[a]:
+            best[a] = r
+    return [best[a] for a in actions]
+
+
+Learners = Team | CentralLearner
 
 
 # --8<-- [start:learned-update]
 def _grow(
-    team: Team, env: Environment, history: JointHistory, how: Training, rng: random.Random
+    team: Learners, env: Environment, history: JointHistory, how: Training, rng: random.Random
 ) -> tuple[float, float]:
     """Sample one group of joint responses at ``history``, credit them, and recurse.
 
@@ -312,20 +459,41 @@ def _grow(
     mean sum of rewards (what the learning curve shows).
     """
     cells = team.group(history, how.size, rng)
+    n = len(cells)
     rewards = [env.rewards[cell] for cell in cells]
     returns, totals = rewards, rewards
     if history.helper.turn < how.turns:
-        # Siblings that played the same cell reached the same joint history: one subtree.
-        later: dict[tuple[int, int], tuple[float, float]] = {}
-        for cell in cells:
-            if cell not in later:
-                later[cell] = _grow(team, env, history.then(cell, env.feedback[cell]), how, rng)
-        returns = [r + how.discount * later[c][0] for r, c in zip(rewards, cells, strict=True)]
-        totals = [r + later[c][1] for r, c in zip(rewards, cells, strict=True)]
-    advantages = group_advantages(returns, how.baseline)
-    # The same advantage for both agents: the shared reward does not say who earned it.
-    team.credit(history, cells, [a / how.size for a in advantages])
-    return math.fsum(returns) / how.size, math.fsum(totals) / how.size
+        nexts = {c: history.then(c, env.feedback[c]) for c in cells}
+        if how.merge:
+            # Siblings that played the same cell reached the same joint history: one subtree.
+            later: dict[tuple[int, int], tuple[float, float]] = {}
+            for cell in cells:
+                if cell not in later:
+                    later[cell] = _grow(team, env, nexts[cell], how, rng)
+            after = [later[c] for c in cells]
+        else:
+            # Every sampled joint response starts its own rollout, duplicates too (CoMLRL).
+            after = [_grow(team, env, nexts[c], how, rng) for c in cells]
+        returns = [r + how.discount * a[0] for r, a in zip(rewards, after, strict=True)]
+        totals = [r + a[1] for r, a in zip(rewards, after, strict=True)]
+    if not how.credit:
+        return math.fsum(returns) / n, math.fsum(totals) / n
+    if how.lenient:
+        advantages = {
+            role: [
+                a / n
+                for a in group_advantages(
+                    _lenient(returns, [team.action(role, c) for c in cells]), how.baseline
+                )
+            ]
+            for role in team.roles
+        }
+    else:
+        # The same advantage for both agents: the shared reward does not say who earned it.
+        shared = [a / n for a in group_advantages(returns, how.baseline)]
+        advantages = dict.fromkeys(team.roles, shared)
+    team.credit(history, cells, advantages)
+    return math.fsum(returns) / n, math.fsum(totals) / n
     # --8<-- [end:learned-update]
 
 
@@ -380,9 +548,13 @@ def _exact(
     return math.fsum(terms) / turns, by_turn
 
 
-def reaches_optimum(expected: float, optimum: float) -> bool:
-    """Within :data:`OPTIMUM_TOLERANCE` of the optimum (what "found the best" means on the page)."""
-    return expected >= optimum - OPTIMUM_TOLERANCE * abs(optimum) - 1e-9
+def _total_variation(p: list[list[float]], q: list[list[float]]) -> float:
+    """Half the summed absolute difference of two distributions over the cells."""
+    return 0.5 * math.fsum(
+        abs(a - b)
+        for row_p, row_q in zip(p, q, strict=True)
+        for a, b in zip(row_p, row_q, strict=True)
+    )
 
 
 def _check_partners(partners: Sequence[Partner], which: str) -> tuple[Partner, ...]:
@@ -472,22 +644,46 @@ class Experiment:
             ph, pm = agent_prior(history.helper), agent_prior(history.main)
             return [ph[i] * pm[j] for i, j in CELLS]
 
-        self.prompted = Policy(N_RESPONSES, agent_prior)
-        self.helper = Policy(N_RESPONSES, agent_prior)
-        self.main = Policy(N_RESPONSES, agent_prior)
+        t = self.params.temperature
+        self.prompted = Policy(N_RESPONSES, agent_prior, temperature=t)
+        self.helper = Policy(N_RESPONSES, agent_prior, temperature=t)
+        self.main = Policy(N_RESPONSES, agent_prior, temperature=t)
+        # The exact yardstick samples nothing, so it has no temperature.
         self.central = Policy(len(CELLS), joint_prior)
-        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features)
+        self.central_sampled = Policy(len(CELLS), joint_prior, temperature=t)
+        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features, temperature=t)
+        p = self.params
         self.how = Training(
-            self.params.group_size, self.params.turns, self.params.discount, self.params.advantage
+            p.group_size,
+            p.turns,
+            p.discount,
+            p.advantage,
+            merge=p.branching == "merge",
+            lenient=p.learner == "lenient",
         )
+        # One agent alone has no partner to forgive, nor a partner's responses to cross.
+        self._joint_how = dataclasses.replace(self.how, lenient=False)
+        cross = p.turns == 1 and p.joint_mode == "cross"
         self._teams = {
-            "prompted": Team(self.prompted, self.prompted),
-            "learned": Team(self.helper, self.main),
+            "prompted": Team(self.prompted, self.prompted, cross=cross),
+            "learned": Team(self.helper, self.main, cross=cross),
         }
+        self._hows = {
+            "prompted": dataclasses.replace(self.how, credit=False),
+            "learned": self.how,
+        }
+        self._joint_learner = CentralLearner(self.central_sampled)
+        self._partner_teams = [
+            (Team(_normalised(q.probabilities), self.ego, cross=cross), JointHistory.start(q.note))
+            for q in self.training_partners
+        ]
+        # One start for every update: its prompts' hashes are computed once, not every time.
+        self._start = JointHistory.start()
         self._joint: dict[str, Joint] = {
             "prompted": self._teams["prompted"].joint,
             "learned": self._teams["learned"].joint,
             "centralized": self.central.probs,
+            "centralized_sampled": self.central_sampled.probs,
         }
 
         master = random.Random(self.seed)
@@ -499,6 +695,12 @@ class Experiment:
         self.mean_reward: dict[str, list[float]] = {m: [] for m in METHODS}
         self.updates_done = 0
         self.stopped = False
+        # Where each method's play stood at the start of the last tenth of training.
+        self.checkpoint = p.updates - max(1, math.ceil(p.updates * MOVING_WINDOW))
+        self._at_checkpoint: dict[str, list[list[list[float]]]] | None = None
+        self._expected: tuple[int, dict[str, Any]] | None = None
+        if self.checkpoint == 0:
+            self._at_checkpoint = self._distributions()
 
     @property
     def done(self) -> bool:
@@ -512,24 +714,52 @@ class Experiment:
         """One update of every method (prompted only samples; it never learns)."""
         if self.done:
             return
-        lr, how, env = self.params.learning_rate, self.how, self.env
+        lr, env = self.params.learning_rate, self.env
+        start = self._start
         for method, team in self._teams.items():
-            _, total = _grow(team, env, JointHistory.start(), how, self._rngs[method])
-            self.mean_reward[method].append(total / how.turns)
-        self.prompted._grads.clear()  # prompted play samples like the others, but never learns
+            _, total = _grow(team, env, start, self._hows[method], self._rngs[method])
+            self.mean_reward[method].append(total / self.how.turns)
         self.helper.apply(lr)
         self.main.apply(lr)
         # The yardstick: exact, so that what one learner could reach is never missed by chance.
-        _, total = _natural_step(self.central, env, JointHistory.start(), how, lr)
-        self.mean_reward["centralized"].append(total / how.turns)
+        _, total = _natural_step(self.central, env, start, self.how, lr)
+        self.mean_reward["centralized"].append(total / self.how.turns)
         self.central.apply(1.0)
+        # The joint learner: the same sampled update over joint responses, with its own stream.
+        _, total = _grow(
+            self._joint_learner, env, start, self._joint_how, self._rngs["centralized"]
+        )
+        self.mean_reward["centralized_sampled"].append(total / self.how.turns)
+        self.central_sampled.apply(lr)
 
         # A group shares its prompt, as in GRPO: one training partner per update, in turn.
-        partner = self.training_partners[self.updates_done % len(self.training_partners)]
-        team = Team(_normalised(partner.probabilities), self.ego)
-        _grow(team, env, JointHistory.start(partner.note), how, self._rngs["partners"])
+        team, start = self._partner_teams[self.updates_done % len(self._partner_teams)]
+        _grow(team, env, start, self.how, self._rngs["partners"])
         self.ego.apply(lr)
         self.updates_done += 1
+        if self.updates_done == self.checkpoint:
+            self._at_checkpoint = self._distributions()
+
+    def _distributions(self) -> dict[str, list[list[list[float]]]]:
+        return {m: value[1] for m, value in self.expected().items()}
+
+    def movement(self) -> dict[str, float] | None:
+        """Per method, how far its play moved over the last tenth of the updates.
+
+        The largest total-variation distance, over the turns, between the joint
+        responses' distribution at update ``checkpoint`` and now; None unless
+        the run went from the checkpoint to its last update.
+        """
+        if self._at_checkpoint is None or self.updates_done != self.params.updates:
+            return None
+        now = self._distributions()
+        return {
+            m: max(
+                _total_variation(before, after)
+                for before, after in zip(self._at_checkpoint[m], now[m], strict=True)
+            )
+            for m in METHODS
+        }
 
     def progress(self) -> dict[str, Any]:
         """The learning curves so far."""
@@ -542,7 +772,11 @@ class Experiment:
 
     def expected(self) -> dict[str, tuple[float, list[list[list[float]]]]]:
         """Each method's exact expected episode reward and per-turn joint distributions."""
-        return {m: _exact(self._joint[m], self.env, self.params.turns) for m in METHODS}
+        cached = self._expected
+        if cached is None or cached[0] != self.updates_done:
+            values = {m: _exact(self._joint[m], self.env, self.params.turns) for m in METHODS}
+            cached = self._expected = (self.updates_done, values)
+        return cached[1]
 
     def _partner_scores(self) -> dict[str, Any]:
         env, turns = self.env, self.params.turns
@@ -583,17 +817,42 @@ class Experiment:
             "held_out_best_mean": mean("best_response", held_out),
         }
 
+    def still_moving(self) -> dict[str, bool] | None:
+        """Per method, whether its play moved by more than :data:`MOVING_THRESHOLD` at the end."""
+        moved = self.movement()
+        return None if moved is None else {m: v > MOVING_THRESHOLD for m, v in moved.items()}
+
     def outcome(self) -> dict[str, Any]:
         """The exact outcome of every method: what a row of the many-seed table shows."""
         expected = self.expected()
+        partners = self._partner_scores()
         return {
             "seed": self.seed,
+            "still_moving": self.still_moving(),
             "expected_reward": {m: expected[m][0] for m in METHODS},
             "reached_optimum": {m: reaches_optimum(expected[m][0], self.env.best) for m in METHODS},
             "settled_on": {
                 m: [_cell_summary(dist, self.env)["name"] for dist in expected[m][1]]
                 for m in METHODS
             },
+            # The trained ego with every partner, so that a count over seeds can read them.
+            "partners": [
+                {k: s[k] for k in ("name", "score", "score_before_training", "best_response")}
+                for group in ("training", "held_out")
+                for s in partners[group]
+            ],
+        }
+
+    def _movement_json(self) -> dict[str, Any] | None:
+        moved = self.movement()
+        if moved is None:
+            return None
+        return {
+            "from_update": self.checkpoint,
+            "to_update": self.updates_done,
+            "threshold": MOVING_THRESHOLD,
+            "change": moved,
+            "still_moving": {m: v > MOVING_THRESHOLD for m, v in moved.items()},
         }
 
     def results(self) -> dict[str, Any]:
@@ -633,6 +892,7 @@ class Experiment:
             "joint_distribution": {m: expected[m][1][-1] for m in METHODS},
             "joint_distribution_by_turn": {m: expected[m][1] for m in METHODS},
             "settled_on": settled,
+            "movement": self._movement_json(),
             "partners": self._partner_scores(),
             "episode": self.record_episode(),
         }
@@ -722,16 +982,50 @@ def _quartiles(values: Sequence[float]) -> dict[str, float]:
 
 
 def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Per method, over the seeds run: how many reached the optimum, and the spread."""
+    """Per method, over the seeds run: how many reached the optimum (with its 95% Wilson
+    interval, as fractions), how many were still moving at the end, and the spread."""
     per_method = {}
+    count = len(outcomes)
     for m in METHODS:
         values = [o["expected_reward"][m] for o in outcomes]
+        reached = sum(1 for o in outcomes if o["reached_optimum"][m])
+        moving = sum(1 for o in outcomes if (o.get("still_moving") or {}).get(m))
         per_method[m] = {
-            "reached_optimum": sum(1 for o in outcomes if o["reached_optimum"][m]),
+            "reached_optimum": reached,
+            "interval": list(wilson_interval(reached, count)),
+            "still_moving": moving,
             "mean": math.fsum(values) / len(values),
             **_quartiles(values),
         }
-    return {"count": len(outcomes), "methods": per_method}
+    return {"count": count, "methods": per_method}
+
+
+#: The band of learning curves across seeds has at most this many points.
+BAND_POINTS = 100
+
+
+def curve_band(curves: Sequence[Mapping[str, Sequence[float]]]) -> dict[str, Any] | None:
+    """Each method's learning curve across seeds: median and quartiles, at up to
+    :data:`BAND_POINTS` updates (every k-th, and the last); None for fewer than 2 seeds."""
+    if len(curves) < 2:
+        return None
+    n = min(len(c[m]) for c in curves for m in METHODS)
+    if n == 0:
+        return None
+    every = max(1, math.ceil(n / BAND_POINTS))
+    updates = list(range(every, n + 1, every))
+    if updates[-1] != n:
+        updates.append(n)
+    methods = {}
+    for m in METHODS:
+        q1, median, q3 = [], [], []
+        for u in updates:
+            spread = _quartiles([c[m][u - 1] for c in curves])
+            q1.append(spread["q1"])
+            median.append(spread["median"])
+            q3.append(spread["q3"])
+        methods[m] = {"q1": q1, "median": median, "q3": q3}
+    return {"seeds": len(curves), "updates": updates, "methods": methods}
 
 
 def _turn_text(turns: Sequence[Mapping[str, Any]]) -> str:
@@ -742,6 +1036,23 @@ def _turn_text(turns: Sequence[Mapping[str, Any]]) -> str:
         f"turn {n} {t['name']} ({format_score(t['reward'])})" for n, t in enumerate(turns, start=1)
     ]
     return "most likely plays " + ", then ".join(parts)
+
+
+def _moving_text(results: Mapping[str, Any], method: str) -> str:
+    """ "after 200 updates, still moving (...)", or nothing for play that never learns."""
+    movement = results.get("movement")
+    if method == "prompted" or not movement:
+        return ""
+    since = movement["to_update"] - movement["from_update"]
+    change = movement["change"][method]
+    if movement["still_moving"][method]:
+        state = f"still moving (its play changed by {change:.2f} over the last {since})"
+    else:
+        state = (
+            f"no longer moving (its play changed by less than {movement['threshold']:g} "
+            f"over the last {since})"
+        )
+    return f"; after {movement['to_update']} updates, {state}"
 
 
 def summarize(results: Mapping[str, Any]) -> list[str]:
@@ -757,19 +1068,26 @@ def summarize(results: Mapping[str, Any]) -> list[str]:
         )
         lines.append(
             f"{METHOD_LABELS[m]} {_turn_text(s['turns'])}; expected episode reward "
-            f"{s['expected_reward']:.2f}, {verdict}."
+            f"{s['expected_reward']:.2f}, {verdict}{_moving_text(results, m)}."
         )
     seeds = results.get("seeds")
     if seeds and seeds["count"] > 1:
         first = results["params"]["seed"]
-        counts = ", ".join(
-            f"{METHOD_LABELS[m].split(' (')[0].lower()} in {seeds['methods'][m]['reached_optimum']}"
+        count = seeds["count"]
+        counts = "; ".join(
+            f"{METHOD_LABELS[m].split(' (')[0].lower()} in "
+            f"{describe_count(seeds['methods'][m]['reached_optimum'], count, aside=True)}"
             for m in METHODS
         )
         lines.append(
-            f"Over {seeds['count']} seeds ({first} to {first + seeds['count'] - 1}), the optimum "
-            f"was reached by {counts}."
+            f"Over {count} seeds ({first} to {first + count - 1}), the optimum was reached by "
+            f"{counts}."
         )
+        moving = seeds["methods"]["learned"].get("still_moving")
+        if moving is not None and results.get("movement"):
+            lines.append(
+                f"Learned collaboration was still moving at the end in {moving} of {count} seeds."
+            )
     partners = results["partners"]
     if partners["held_out"]:
         lines.append(
@@ -818,6 +1136,7 @@ def run_experiment(
         raise ValueError("progress_every must be at least 1.")
     first: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = []
+    curves: list[dict[str, list[float]]] = []
     stopped = False
     stopped_at: dict[str, int] | None = None
     for index in range(p.seeds):
@@ -856,6 +1175,7 @@ def run_experiment(
             first["stopped"] = not finished
         if finished:
             rows.append(experiment.outcome())
+            curves.append(experiment.mean_reward)
         if requested:
             stopped = not finished or index < p.seeds - 1
             stopped_at = {"seed_index": index, "update": experiment.updates_done}
@@ -864,5 +1184,6 @@ def run_experiment(
     first["stopped"] = first["stopped"] or stopped
     first["stopped_at"] = stopped_at if first["stopped"] else None
     first["seeds"] = {**seed_statistics(rows), "rows": rows} if rows else None
+    first["curve_band"] = curve_band(curves)
     first["summary"] = summarize(first)
     return first

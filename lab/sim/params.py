@@ -78,6 +78,47 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
             "normalized": "Mean and std (GRPO)",
             "leave_one_out": "Leave one out (RLOO)",
             "max": "Group maximum",
+            "raw": "None (REINFORCE)",
+        },
+    },
+    "temperature": {
+        "label": "Temperature",
+        "kind": "number",
+        "default": 1.0,
+        "min_exclusive": 0.0,
+        "max": 100.0,
+        "help": "Every agent samples from softmax(logits / T); CoMLRL's default is 0.6.",
+    },
+    "joint_mode": {
+        "label": "Joint mode",
+        "kind": "choice",
+        "used_when": {"turns": [1]},
+        "default": "align",
+        "choices": ["align", "cross"],
+        "choice_labels": {
+            "align": "Align (G joint responses)",
+            "cross": "Cross (G \u00d7 G joint responses)",
+        },
+    },
+    "branching": {
+        "label": "Turn-2 groups",
+        "kind": "choice",
+        "used_when": {"turns": [2]},
+        "default": "sample",
+        "choices": ["sample", "merge"],
+        "choice_labels": {
+            "sample": "One per sampled joint response (CoMLRL)",
+            "merge": "One per distinct joint response",
+        },
+    },
+    "learner": {
+        "label": "Independent learners",
+        "kind": "choice",
+        "default": "magrpo",
+        "choices": ["magrpo", "lenient"],
+        "choice_labels": {
+            "magrpo": "MAGRPO (one shared advantage)",
+            "lenient": "Lenient (Panait et al., 2006)",
         },
     },
     "updates": {"label": "Updates", "kind": "integer", "default": 200, "min": 1, "max": 5000},
@@ -111,6 +152,10 @@ class SimParams(Params):
     turns: int = 1
     discount: float = 1.0
     advantage: str = "mean"
+    temperature: float = 1.0
+    joint_mode: str = "align"
+    branching: str = "sample"
+    learner: str = "magrpo"
     updates: int = 200
     group_size: int = 32
     learning_rate: float = 0.2

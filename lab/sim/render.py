@@ -33,6 +33,7 @@ __all__ = [
     "format_percent",
     "format_reward",
     "method_labels",
+    "render_band_table",
     "render_episode",
     "render_output",
     "render_results",
@@ -542,27 +543,73 @@ def render_curve_table(result: Mapping[str, Any]) -> Markup:
         values = series[m]
         return format_reward(values[u - 1]) if u <= len(values) else "n/a"
 
+    rows = [(u, [value(m, u) for m in methods]) for u in updates]
+    return _update_table(caption, [labels[m] for m in methods], rows) + render_band_table(result)
+
+
+def _update_table(
+    caption: str,
+    heads: Sequence[str],
+    rows: Iterable[tuple[int, Sequence[str]]],
+    attributes: Mapping[str, Any] | None = None,
+) -> Markup:
+    """A table with one row per update: its number, then one cell per method."""
     head = el(
         "tr",
         None,
         el("th", None, "Update", scope="col"),
-        *(el("th", None, labels[m], scope="col") for m in methods),
+        *(el("th", None, h, scope="col") for h in heads),
     )
     body = join(
-        el(
-            "tr",
-            None,
-            el("th", None, u, scope="row"),
-            *(el("td", None, value(m, u)) for m in methods),
-        )
-        for u in updates
+        el("tr", None, el("th", None, u, scope="row"), *(el("td", None, c) for c in cells))
+        for u, cells in rows
     )
     return el(
         "table",
-        {"class": "lab-sim__curve-table"},
+        {"class": "lab-sim__curve-table", **(attributes or {})},
         el("caption", None, caption),
         el("thead", None, head),
         el("tbody", None, body),
+    )
+
+
+def render_band_table(result: Mapping[str, Any]) -> Markup:
+    """The learning curves across seeds (``result["curve_band"]``) as a table: at every nth
+    point (at most about 25 rows and the last), each method's median and interquartile range."""
+    band = result.get("curve_band")
+    if not band:
+        return Markup()
+    labels = {m: label for m, label in method_labels(result).items() if m in band["methods"]}
+    updates = band["updates"]
+    every = max(1, math.ceil(len(updates) / CURVE_TABLE_ROWS))
+    picks = list(range(every - 1, len(updates), every))
+    if picks[-1] != len(updates) - 1:
+        picks.append(len(updates) - 1)
+
+    def cell(m: str, k: int) -> str:
+        b = band["methods"][m]
+        return (
+            f"{format_reward(b['median'][k])} "
+            f"({format_reward(b['q1'][k])} to {format_reward(b['q3'][k])})"
+        )
+
+    rows = [(updates[k], [cell(m, k) for m in labels]) for k in picks]
+    return _update_table(
+        _band_caption(result),
+        list(labels.values()),
+        rows,
+        {"data-lab-curve-band": True},
+    )
+
+
+def _band_caption(result: Mapping[str, Any]) -> str:
+    band = result.get("curve_band")
+    if not band:
+        return ""
+    first = result.get("params", {}).get("seed", 0)
+    return (
+        f"Across seeds {first} to {first + band['seeds'] - 1}: the median of each update's mean "
+        "shared reward, and in brackets its interquartile range (half the seeds lie in it)."
     )
 
 
@@ -570,10 +617,17 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
     params = result.get("params", {})
     size = params.get("group_size")
     group = f"group of {size} episodes" if size is not None else "group of episodes"
-    return (
+    text = (
         f"Mean shared reward of each update's {group} ({describe_params(params)}). Centralized "
         "control samples nothing: its line is its exact expected episode reward at each update."
     )
+    band = result.get("curve_band")
+    if band:
+        text += (
+            f" Beside seed {params.get('seed', 0)}'s curve, the band across all "
+            f"{band['seeds']} seeds: their median and interquartile range."
+        )
+    return text
 
 
 # --------------------------------------------------------------- many seeds
@@ -709,7 +763,14 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
         None,
         *(
             el("th", None, h, scope="col")
-            for h in ("Method", "Reached the optimum", "Lowest", "Median", "Highest")
+            for h in (
+                "Method",
+                "Reached the optimum",
+                "Rate over all seeds (95% interval)",
+                "Lowest",
+                "Median",
+                "Highest",
+            )
         ),
     )
     body = join(
@@ -726,6 +787,7 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
                 labels[m],
             ),
             el("td", None, f"{seeds['methods'][m]['reached_optimum']} of {count}"),
+            el("td", None, _interval_text(seeds["methods"][m].get("interval"))),
             *(
                 el("td", None, format_reward(seeds["methods"][m][k]))
                 for k in ("min", "median", "max")
@@ -742,6 +804,14 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
     return chart + el("div", {"class": "lab-sim__scroll"}, table)
 
 
+def _interval_text(interval: Sequence[float] | None) -> str:
+    """A 95% interval of a rate as the table writes it: "0% to 16%"."""
+    if not interval:
+        return "n/a"
+    low, high = interval
+    return f"{low:.0%} to {high:.0%}"
+
+
 def _seeds_caption(result: Mapping[str, Any]) -> str:
     seeds = result.get("seeds")
     if not seeds:
@@ -754,8 +824,10 @@ def _seeds_caption(result: Mapping[str, Any]) -> str:
         f"Expected episode reward of each method's final policy, for {which}: seeds that end "
         "in the same place share a dot, marked with how many they are. "
         f"The dashed line is the best possible, {format_reward(result['optimum']['reward'])}; "
-        f"a seed reached it when it ends within {tolerance:.0%} of it. Raise Seeds to see how "
-        "often a result happens, not just whether it can."
+        f"a seed reached it when it ends within {tolerance:.0%} of it. A count of seeds is a "
+        "sample: the rate column is the 95% Wilson interval of the rate over all seeds. The "
+        "exact centralized control samples nothing, so its seeds are one result repeated. "
+        "Raise Seeds to see how often a result happens, not just whether it can."
     )
 
 

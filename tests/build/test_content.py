@@ -67,6 +67,7 @@ REFERENCES = {
     "zhou-2023": {"arXiv:2310.11667": "https://arxiv.org/abs/2310.11667"},
     # Cited by the simulation lab, after the lesson's own; no stable link is known.
     "claus-1998": {},
+    "panait-2006": {},
     # Cited by the glossary (relative overgeneralization; GRPO).
     "panait-2003": {},
     "shao-2024": {"arXiv:2402.03300": "https://arxiv.org/abs/2402.03300"},

@@ -56,10 +56,10 @@ def test_the_simulation_pages_formulas_read_as_their_author_meant(site: BuiltSit
     shown = [tex(formula) for formula in formulas(page)]
     assert r"r_1 + \gamma \, \bar r_2" in shown
     assert r"A_g = R_g - \frac{1}{G-1}\sum_{h \ne g} R_h" in shown
-    # The Baseline table has its four rows, the leave-one-out one whole.
+    # The Baseline table has a row per baseline, the leave-one-out one whole.
     (table,) = [t for t in page.find_all("table") if "leave_one_out" in t.text()]
     rows = [row.find_all("td")[0].text() for row in table.find_all("tr")[1:]]
-    assert rows == ["mean (default)", "normalized", "leave_one_out", "max"]
+    assert rows == ["mean (default)", "normalized", "leave_one_out", "max", "raw"]
 
 
 def test_readers_get_katexs_stylesheet_on_math_pages_and_no_katex_script(site: BuiltSite) -> None:

@@ -152,12 +152,12 @@ SIMULATION = [
     (
         {"advantage": "median"},
         {
-            "advantage": 'Baseline must be one of mean, normalized, leave_one_out, max; got "median".'
+            "advantage": 'Baseline must be one of mean, normalized, leave_one_out, max, raw; got "median".'
         },
     ),
     (
         {"advantage": 1},
-        {"advantage": "Baseline must be one of mean, normalized, leave_one_out, max; got 1."},
+        {"advantage": "Baseline must be one of mean, normalized, leave_one_out, max, raw; got 1."},
     ),
     ({"updates": 0}, {"updates": "Updates must be a whole number from 1 to 5000; got 0."}),
     ({"updates": 5001}, {"updates": "Updates must be a whole number from 1 to 5000; got 5001."}),
@@ -182,6 +182,26 @@ SIMULATION = [
     (
         {"learning_rate": 11},
         {"learning_rate": "Learning rate must be a number greater than 0 and at most 10; got 11."},
+    ),
+    (
+        {"temperature": 0},
+        {"temperature": "Temperature must be a number greater than 0 and at most 100; got 0."},
+    ),
+    (
+        {"temperature": "hot"},
+        {"temperature": 'Temperature must be a number greater than 0 and at most 100; got "hot".'},
+    ),
+    (
+        {"joint_mode": "zip"},
+        {"joint_mode": 'Joint mode must be one of align, cross; got "zip".'},
+    ),
+    (
+        {"turns": 2, "branching": "tree"},
+        {"branching": 'Turn-2 groups must be one of sample, merge; got "tree".'},
+    ),
+    (
+        {"learner": "hysteretic"},
+        {"learner": 'Independent learners must be one of magrpo, lenient; got "hysteretic".'},
     ),
     (
         {"learning_rate": math.inf},
@@ -213,14 +233,14 @@ SIMULATION = [
     (
         {"sed": 1, "zzz": 2},
         {
-            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, updates, group_size, learning_rate, seed, seeds.",
-            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, updates, group_size, learning_rate, seed, seeds.",
+            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
         },
     ),
     (
         {"updates": 0, "group_size": 1, "learning_rate": 0, "seed": -2, "bogus": 1, "table": "x"},
         {
-            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, updates, group_size, learning_rate, seed, seeds.",
+            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
             "table": 'Reward table must be one of climbing, penalty, custom; got "x".',
             "updates": "Updates must be a whole number from 1 to 5000; got 0.",
             "group_size": "Group size must be a whole number from 2 to 256; got 1.",
@@ -232,7 +252,7 @@ SIMULATION = [
         {"advantage": "median", "seeds": 0, "turns": 2, "discount": 1.5},
         {
             "discount": "Discount must be a number from 0 to 1; got 1.5.",
-            "advantage": 'Baseline must be one of mean, normalized, leave_one_out, max; got "median".',
+            "advantage": 'Baseline must be one of mean, normalized, leave_one_out, max, raw; got "median".',
             "seeds": "Seeds must be a whole number from 1 to 50; got 0.",
         },
     ),
@@ -290,11 +310,15 @@ LANGUAGE_MODELS = [
     ({"seeds": 101}, {"seeds": "Seeds must be a whole number from 1 to 100; got 101."}),
     (
         {"baseline": "median"},
-        {"baseline": 'Baseline must be one of mean, normalized, leave_one_out, max; got "median".'},
+        {
+            "baseline": 'Baseline must be one of mean, normalized, leave_one_out, max, raw; got "median".'
+        },
     ),
     (
         {"baseline": None},
-        {"baseline": "Baseline must be one of mean, normalized, leave_one_out, max; got nothing."},
+        {
+            "baseline": "Baseline must be one of mean, normalized, leave_one_out, max, raw; got nothing."
+        },
     ),
     (
         {"compare_alone": "yes"},
@@ -322,7 +346,7 @@ LANGUAGE_MODELS = [
             "x": "Unknown parameter; expected one of safe_reward, learning_rate, group_size, updates, seed, seeds, baseline, temperature, token_weighting, compare_alone, compare_communication.",
             "safe_reward": "Safe reward must be a number from 0 to 1; got 2.",
             "seeds": "Seeds must be a whole number from 1 to 100; got 0.",
-            "baseline": "Baseline must be one of mean, normalized, leave_one_out, max; got 3.",
+            "baseline": "Baseline must be one of mean, normalized, leave_one_out, max, raw; got 3.",
         },
     ),
     ([1], {"params": "Parameters must be an object of field names and values."}),
@@ -402,7 +426,10 @@ def test_each_value_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(core, "_parse", counting)
     validate_params({"table": "penalty", "turns": "2", "updates": "30"})
-    assert sorted(parsed) == sorted(f["label"] for f in PARAM_SPEC.values() if f["kind"] != "table")
+    used = {"table": "penalty", "turns": 2}  # what those settings use: not the one-turn fields
+    assert sorted(parsed) == sorted(
+        f["label"] for f in PARAM_SPEC.values() if f["kind"] != "table" and core.field_used(f, used)
+    )
     parsed.clear()
     validate_lm_params({"seeds": "3"})
     assert sorted(parsed) == sorted(f["label"] for f in LM_PARAM_SPEC.values())

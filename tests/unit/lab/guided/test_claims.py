@@ -38,7 +38,7 @@ TASKS = _tasks()
 
 def test_the_pages_have_their_tasks() -> None:
     labs = [task.lab for task in TASKS]
-    assert labs.count("simulation") >= 5
+    assert labs.count("simulation") >= 9
     assert labs.count("language-models") >= 2
 
 
@@ -89,6 +89,24 @@ EXPLANATION_CLAIMS = {
         [round(v, 2) for v in helper_view(penalty_table(-100))] == [-8, -19, 1.4]
     ),
     "a risky response there can cost −30 at once": lambda: min(min(row) for row in CLIMBING) == -30,
+    "`core` earns (11 − 30 + 0) / 3 = −6.3 and `stub` (0 + 0 + 5) / 3 = 1.7": lambda: (
+        [round(sum(row) / 3, 1) for row in CLIMBING][::2] == [-6.3, 1.7]
+    ),
+    # Only `alone` scores 5 beside `stub`, and only `alone` 6 beside `filter`.
+    "a 5 after its own `stub` means the partner wrote `alone`": lambda: (
+        [j for j in range(3) if CLIMBING[2][j] == 5] == [2]
+        and [j for j in range(3) if CLIMBING[1][j] == 6] == [2]
+    ),
+    "each agent's best reply to the other's safe response is its own": lambda: (
+        max(range(3), key=lambda i: penalty_table(-100)[i][2]) == 2
+        and max(range(3), key=lambda j: penalty_table(-100)[2][j]) == 2
+    ),
+    "against `filter` the main agent's best reply is `combine` (7)": lambda: (
+        max(range(3), key=lambda j: CLIMBING[1][j]) == 1 and CLIMBING[1][1] == 7
+    ),
+    "so `core` is judged by 11 rather than by its average, −0.8": lambda: (
+        round(helper_view(CLIMBING)[0], 2) == -0.8 and CLIMBING[0][0] == 11
+    ),
 }
 
 

@@ -161,7 +161,9 @@ def test_both_agents_get_the_same_advantage(monkeypatch: pytest.MonkeyPatch) -> 
     original_credit = team.credit
 
     def credit(h: Any, cells: Any, advantages: Any) -> None:
-        groups.append((list(cells), list(advantages)))
+        # MAGRPO: one list of advantages, the very same for both agents.
+        assert advantages[0] is advantages[1]
+        groups.append((list(cells), list(advantages[0])))
         original_credit(h, cells, advantages)
 
     monkeypatch.setattr(team, "credit", credit)
@@ -538,11 +540,17 @@ def test_progress_over_seeds_is_worded_by_python_and_stop_keeps_finished_seeds()
 def test_summary_claims_the_optimum_only_within_two_percent() -> None:
     run = run_experiment({"seeds": 2})
     best = run["optimum"]["reward"]
-    for method, line in zip(("prompted", "learned", "centralized"), run["summary"], strict=False):
+    methods = ("prompted", "learned", "centralized", "centralized_sampled")
+    for method, line in zip(methods, run["summary"], strict=False):
         expected = run["expected_reward"][method]
         assert ("found the best joint response" in line) == (expected >= best * 0.98), line
         assert f"{expected:.2f}" in line
-    assert run["summary"][3].startswith("Over 2 seeds (0 to 1), the optimum was reached by")
+    assert run["summary"][4].startswith("Over 2 seeds (0 to 1), the optimum was reached by")
+    # Every count of seeds comes with its 95% interval, in words.
+    assert (
+        "learned collaboration in 0 of 2 seeds (somewhere between 0% and 66% of all seeds)"
+        in (run["summary"][4])
+    )
 
 
 def test_two_turn_summary_names_each_turn() -> None:
@@ -559,10 +567,123 @@ def test_new_fields_are_refused_with_reasons() -> None:
         validate_params({"advantage": "median", "seeds": 0, "turns": 2, "discount": 1.5})
     fields = err.value.fields
     assert fields["advantage"] == (
-        'Baseline must be one of mean, normalized, leave_one_out, max; got "median".'
+        'Baseline must be one of mean, normalized, leave_one_out, max, raw; got "median".'
     )
     assert fields["seeds"] == "Seeds must be a whole number from 1 to 50; got 0."
     assert fields["discount"] == "Discount must be a number from 0 to 1; got 1.5."
     # With one turn there is nothing to discount: the field is not used, so not checked.
     assert validate_params({"discount": 7}).discount == 1.0
     assert validate_params({"turns": 2, "discount": "0.5"}).discount == 0.5
+
+
+# --- The controls of issue 19 -----------------------------------------------------------------
+
+
+def test_temperature_divides_the_logits_and_the_gradient() -> None:
+    from lab.sim.experiment import Policy, softmax
+
+    prior = [0.2, 0.1, 0.7]
+    hot = Policy(3, lambda o: prior, temperature=2.0)
+    assert hot.probs("o") == pytest.approx(softmax([math.log(p) / 2 for p in prior]))
+    hot.accumulate("o", [1.0, 0.0, 0.0])
+    p = hot.probs("o")
+    # d log softmax(z / T)[0] / dz = (one-hot - p) / T
+    assert hot._grads["o"] == pytest.approx([(1 - p[0]) / 2, -p[1] / 2, -p[2] / 2])
+    cold = run_experiment({"temperature": 0.5, "updates": 20})
+    assert (
+        cold["expected_reward"]["prompted"]
+        != run_experiment({"updates": 20})["expected_reward"]["prompted"]
+    )
+
+
+def test_cross_scores_every_response_against_every_partner_response() -> None:
+    import random
+
+    from lab.sim.experiment import Team
+
+    experiment = Experiment({"joint_mode": "cross", "group_size": 4, "updates": 1})
+    team = experiment._teams["learned"]
+    cells = team.group(experiment._start, 4, random.Random(0))
+    assert len(cells) == 16
+    helper, main = [c[0] for c in cells[::4]], [c[1] for c in cells[:4]]
+    assert cells == [(i, j) for i in helper for j in main]
+    assert isinstance(team, Team) and team.cross
+    # Cross needs one turn: with two the field is not used, and align is what runs.
+    assert validate_params({"turns": 2, "joint_mode": "cross"}).joint_mode == "align"
+
+
+def test_raw_advantage_is_the_return_itself() -> None:
+    from lab.core.advantages import group_advantages
+
+    assert group_advantages([1.0, 5.0, -2.0], "raw") == [1.0, 5.0, -2.0]
+
+
+def test_lenient_agents_judge_their_response_by_its_best_return() -> None:
+    from lab.sim.experiment import _lenient
+
+    # The helper's response 0 earned 11 once and -30 once: a lenient helper keeps 11.
+    assert _lenient([11.0, -30.0, 5.0], [0, 0, 2]) == [11.0, 11.0, 5.0]
+    run = run_experiment({"learner": "lenient", "updates": 20})
+    assert (
+        run["expected_reward"]["learned"]
+        != run_experiment({"updates": 20})["expected_reward"]["learned"]
+    )
+
+
+def test_each_sampled_joint_response_gets_its_own_turn_2_group_unless_merged() -> None:
+    from lab.sim import experiment as sim
+
+    def groups(branching: str) -> int:
+        experiment = Experiment({"turns": 2, "branching": branching, "updates": 1})
+        calls = []
+        team = experiment._teams["learned"]
+        original = team.group
+
+        def group(h: Any, size: int, rng: Any) -> Any:
+            calls.append(h.helper.turn)
+            return original(h, size, rng)
+
+        team.group = group  # type: ignore[method-assign]
+        sim._grow(
+            team, experiment.env, experiment._start, experiment.how, experiment._rngs["learned"]
+        )
+        return calls.count(2)
+
+    assert groups("sample") == 32  # one per sampled joint response, duplicates included
+    assert groups("merge") <= 9  # one per distinct joint response
+
+
+def test_counts_of_seeds_come_with_their_wilson_interval_and_the_band() -> None:
+    from lab.core.stats import wilson_interval
+
+    run = run_experiment({"seeds": 3, "updates": 30})
+    for stats in run["seeds"]["methods"].values():
+        assert stats["interval"] == list(wilson_interval(stats["reached_optimum"], 3))
+    band = run["curve_band"]
+    assert band["seeds"] == 3 and band["updates"][-1] == 30
+    for method, curve in band["methods"].items():
+        assert len(curve["median"]) == len(band["updates"])
+        assert all(
+            a <= b <= c for a, b, c in zip(curve["q1"], curve["median"], curve["q3"], strict=True)
+        )
+        assert method in run["expected_reward"]
+    assert run_experiment({"updates": 30})["curve_band"] is None
+    assert "centralized_sampled" in run["expected_reward"]
+
+
+def test_a_run_says_whether_its_play_is_still_moving() -> None:
+    run = run_experiment({"updates": 200})
+    movement = run["movement"]
+    assert (movement["from_update"], movement["to_update"], movement["threshold"]) == (
+        180,
+        200,
+        0.01,
+    )
+    assert movement["change"]["prompted"] == 0.0
+    for method, change in movement["change"].items():
+        assert movement["still_moving"][method] == (change > 0.01)
+    line = run["summary"][1]
+    assert line.startswith("Learned collaboration")
+    assert ("after 200 updates, still moving" in line) == movement["still_moving"]["learned"]
+    stopped = run_experiment({"updates": 50}, lambda u, p: u >= 10, progress_every=10)
+    assert stopped["movement"] is None

@@ -144,3 +144,21 @@ def test_check_params_returns_the_checked_values_and_the_tables_best_cell() -> N
     assert reply["params"] == validate_params({"updates": 30, "table": "penalty"}).to_json()
     assert reply["best"] == 10
     assert format_reward(reply["best"]) == "10"
+
+
+def test_the_band_across_seeds_has_a_table_and_a_caption() -> None:
+    from lab import run_experiment
+    from lab.sim.render import render_results
+
+    run = run_experiment({"seeds": 3, "updates": 30})
+    slots = render_results(run, "lab-simulation")
+    table = str(slots["curve-table"])
+    assert "data-lab-curve-band" in table
+    assert "Across seeds 0 to 2: the median of each update" in table
+    band = run["curve_band"]["methods"]["learned"]
+    assert '<th scope="row">30</th>' in table
+    assert "interquartile range" in str(slots["curve-caption"])
+    # Every count of seeds has its interval in the seeds table.
+    low, high = run["seeds"]["methods"]["learned"]["interval"]
+    assert f"{low:.0%} to {high:.0%}" in str(slots["seeds"])
+    assert band["median"]
