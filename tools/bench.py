@@ -10,6 +10,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -21,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from lab.kinds import KINDS
 from lab.rpc import dispatch
 from lesson_hooks.support.paths import ROOT
 from tools import chromium
@@ -33,14 +36,59 @@ LAB_WORKER = "/assets/lab/worker.js"
 DEFAULT_TIMEOUT = 60_000
 TIMEOUT_BOOTS = 20
 
-# The same pages without the lab: no lab hooks or assets (a plain Material site
-# with the lesson's stylesheet, minified as in the full build).
-PLAIN_CONFIG = """\
-INHERIT: mkdocs.yml
-hooks: [lesson_hooks/build/minify.py]  # not the lab: both builds ship minified
-extra_javascript: []
-extra_css: [assets/stylesheets/lesson.css]
-"""
+# The same site without its labs: every lab block renders as nothing, no lab hook
+# runs and no lab script or stylesheet is linked; the pages' text, math, theme
+# scripts, stylesheets and offline reading stay (minified as in the full build).
+# What a page costs beyond this is its labs' cost.
+NO_LAB_HOOKS = (
+    "lesson_hooks/fences/",
+    "lesson_hooks/build/runtime.py",
+    "lesson_hooks/build/editor.py",
+)
+NO_LAB_ASSETS = ("assets/lab/",)
+
+
+def no_lab(*args: object, **kwargs: object) -> str:
+    """A lab block's formatter in the build without labs: it renders nothing."""
+    return ""
+
+
+#: The lab blocks' formatters in mkdocs.yml; the build without labs swaps in :func:`no_lab`.
+_LAB_FORMATTER = re.compile(r"!!python/name:lesson_hooks\.fences\.[a-z_.]+\.formatter")
+PLAIN_BASE = ".bench-nolab.yml"  # beside mkdocs.yml, so its relative paths hold
+
+
+def plain_configs() -> dict[str, str]:
+    """The build without labs: config files by name, the last one the one to build.
+
+    The first is mkdocs.yml with every lab formatter swapped for :func:`no_lab`
+    (text, so its tags and comments stay); the second inherits it and lists the
+    hooks, stylesheets and scripts without the labs' (INHERIT replaces lists).
+    """
+    source = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    base, swapped = _LAB_FORMATTER.subn("!!python/name:tools.bench.no_lab", source)
+    if swapped != len(KINDS):
+        raise RuntimeError(f"mkdocs.yml lists {swapped} lab formatters for {len(KINDS)} kinds")
+    config = yaml.load(source, Loader=_IgnoreTags)
+    plain = {
+        "INHERIT": PLAIN_BASE,
+        "hooks": [h for h in config["hooks"] if not h.startswith(NO_LAB_HOOKS)],
+        "extra_css": [c for c in config["extra_css"] if not c.startswith(NO_LAB_ASSETS)],
+        "extra_javascript": [
+            s
+            for s in config["extra_javascript"]
+            if not str(s.get("path", s)).startswith(NO_LAB_ASSETS)
+        ],
+    }
+    return {PLAIN_BASE: base, ".bench-plain.yml": yaml.safe_dump(plain, sort_keys=False)}
+
+
+class _IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml's own tags (!ENV, !relative, !!python/name) read as plain values."""
+
+
+_IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+
 
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
@@ -252,8 +300,10 @@ def run(runs: int, out: Callable[[str], None], rows: list[Row]) -> float | None:
     """
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        plain_config = ROOT / ".bench-plain.yml"
-        plain_config.write_text(PLAIN_CONFIG)
+        configs = plain_configs()
+        for name, text in configs.items():
+            (ROOT / name).write_text(text, encoding="utf-8")
+        plain_file = ROOT / name
         try:
             full_dir, plain_dir = tmp_path / "full", tmp_path / "plain"
             full_dir.mkdir()
@@ -263,7 +313,7 @@ def run(runs: int, out: Callable[[str], None], rows: list[Row]) -> float | None:
                 full_ms, plain_ms = [], []
                 for _ in range(runs):
                     full_ms.append(build(ROOT / "mkdocs.yml", full_dir, full.url))
-                    plain_ms.append(build(plain_config, plain_dir, plain.url))
+                    plain_ms.append(build(plain_file, plain_dir, plain.url))
                 rows.append(ratio_row(BUILD_ROW, median(full_ms), median(plain_ms), "ms", 1.5))
                 bench_dir = full_dir / "__bench"
                 bench_dir.mkdir()
@@ -278,7 +328,8 @@ def run(runs: int, out: Callable[[str], None], rows: list[Row]) -> float | None:
                         browser.close()
                     return bench.figures.get("bare boot")
         finally:
-            plain_config.unlink(missing_ok=True)
+            for name in configs:
+                (ROOT / name).unlink(missing_ok=True)
 
 
 #: Every measure, in the order it runs; each is registered by :func:`measure`.

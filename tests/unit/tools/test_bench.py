@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.bench import Bench, Measure, Missing, Row, table, take_all
+from lab.kinds import KINDS
+from tools.bench import Bench, Measure, Missing, Row, no_lab, plain_configs, table, take_all
 
 
 def bench(messages: list[str]) -> Bench:
@@ -46,3 +47,12 @@ def test_a_measure_must_report_the_rows_it_named() -> None:
     rows: list[Row] = []
     take_all(bench([]), [Measure(("x",), lambda b: [])], rows)
     assert rows[0].name == "x" and rows[0].failed and "reported [], not ('x',)" in rows[0].failed
+
+
+def test_the_build_without_labs_swaps_every_lab_block_and_drops_the_labs_files() -> None:
+    base, plain = plain_configs().values()
+    assert "lesson_hooks.fences" not in base.split("markdown_extensions:")[1]
+    assert base.count("!!python/name:tools.bench.no_lab") == len(KINDS)
+    assert "fences/hook.py" not in plain and "assets/lab/" not in plain
+    assert "lesson_hooks/build/katex.py" in plain  # the pages keep their math
+    assert no_lab("id: x", "lab-quiz", "lab-quiz", {}, None) == ""
