@@ -51,7 +51,7 @@ def test_a_measure_must_report_the_rows_it_named() -> None:
 
 def test_the_build_without_labs_swaps_every_lab_block_and_drops_the_labs_files() -> None:
     base, plain = plain_configs().values()
-    assert "lesson_hooks.fences" not in base.split("markdown_extensions:")[1]
+    assert ".formatter" not in base.split("markdown_extensions:")[1]
     assert base.count("!!python/name:tools.bench.no_lab") == len(KINDS)
     assert "fences/hook.py" not in plain and "assets/lab/" not in plain
     assert "lesson_hooks/build/katex.py" in plain  # the pages keep their math
