@@ -119,6 +119,18 @@ def test_the_defaults_give_the_same_numbers_as_cpython(page: Page) -> None:
     expect(summary(lab)).to_have_text(run_language_models()["summary"])
 
 
+def test_temperature_and_token_weighting_give_cpythons_numbers(page: Page) -> None:
+    """The science controls (issue 19): set on the form, the run is CPython's, seed counts too."""
+    lab = open_lab(page)
+    lab.locator('[data-lab-field="token_weighting"]').select_option("mean")
+    settings = {**QUICK, "temperature": "0.6", "seeds": "3"}
+    settle(lab, **settings)
+    press(lab, "Run", "done")
+    expected = run_language_models({**settings, "token_weighting": "mean"})
+    expect(summary(lab)).to_have_text(expected["summary"])
+    assert expected["seeds"]["learned"]["interval"]
+
+
 def test_many_seeds_show_their_distribution(page: Page) -> None:
     lab = open_lab(page)
     expected = run_as_cpython(lab, seeds="3")

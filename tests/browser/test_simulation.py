@@ -388,6 +388,33 @@ def test_the_browsers_python_gives_cpythons_numbers(page: Page, site: BuiltSite,
     assert_close(browser, run_experiment(params))
 
 
+#: The science controls (issue 19), each with seeds > 1 so the intervals and the band come too.
+NEW_CONTROLS = {
+    "temperature": {"temperature": 0.6, "seeds": 2, "updates": 40},
+    "cross": {"joint_mode": "cross", "group_size": 8, "seeds": 2, "updates": 40},
+    "raw": {"advantage": "raw", "seeds": 2, "updates": 40},
+    "lenient": {"learner": "lenient", "table": "penalty", "penalty_k": -100, "updates": 40},
+    "merge": {"turns": 2, "branching": "merge", "group_size": 8, "updates": 30},
+    "sample": {"turns": 2, "branching": "sample", "group_size": 4, "updates": 20},
+}
+
+
+@pytest.mark.parametrize("control", NEW_CONTROLS)
+def test_the_science_controls_give_cpythons_numbers_in_the_browser(
+    page: Page, site: BuiltSite, control: str
+) -> None:
+    open_lab(page)
+    params = NEW_CONTROLS[control]
+    browser = page.evaluate(
+        CALL, [f"{site.url}assets/lab/client.js", "run_simulation", {"params": params}]
+    )
+    cpython = run_experiment(params)
+    assert_close(browser, cpython)
+    if params.get("seeds", 1) > 1:
+        assert browser["seeds"]["methods"]["learned"]["interval"]
+        assert "centralized_sampled" in browser["expected_reward"]
+
+
 # ------------------------------------------------------- reading it anywhere
 
 
