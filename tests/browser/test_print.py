@@ -30,7 +30,11 @@ def test_the_visual_lab_prints_its_concepts_parts_and_answers(page: Page) -> Non
     # Enhanced: the concepts are buttons and the answers are hidden on screen.
     expect(lab).to_have_attribute("data-lab-enhanced", "")
     expect(lab.locator("[data-lab-answers]")).to_be_hidden()
+    # The site's how-to shows on screen; on paper there is nothing to tap.
+    instruction = lab.locator(".lab-mapping__instructions")
+    expect(instruction).to_be_visible()
     print_view(page)
+    expect(instruction).to_be_hidden()
     for concept in MAPPING.spec["concepts"]:
         expect(lab.locator(".lab-chip", has_text=concept)).to_be_visible()
     for part in MAPPING.spec["parts"]:
