@@ -75,3 +75,17 @@ def test_every_guided_experiment_prints_its_explanation(page: Page) -> None:
         # Its text, not only its summary line.
         expect(explanation.locator("p").first).to_be_visible()
         expect(task.locator("[data-lab-task-run]")).to_be_hidden()
+
+
+def test_the_teachers_page_prints_as_a_handout(page: Page) -> None:
+    page.goto("teachers/")
+    print_view(page)
+    # The page's content alone: no header, navigation or footer on paper.
+    for chrome in (".md-header", ".md-sidebar--primary", ".md-footer"):
+        expect(page.locator(chrome)).to_be_hidden()
+    for part in (".lesson-teachers__pages", ".lesson-teachers__experiments"):
+        expect(page.locator(part)).to_be_visible()
+    answers = page.locator(".lesson-teachers__answers")
+    expect(answers).to_be_visible()
+    for part in MAPPING.spec["parts"]:
+        expect(answers.get_by_text(part["answer"], exact=True).first).to_be_visible()
