@@ -220,8 +220,7 @@ def _experiments(page: Page) -> Markup:
         el(
             "li",
             None,
-            # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
-            el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
+            el("a", {"href": _href(page, info, task.id)}, Markup(inline(task.question))),
             f" ({info.title}). The experiment: {settings_text(task)}.",
         )
         for info, task in _tasks()
@@ -274,8 +273,7 @@ def _answers(page: Page) -> Markup:
             el(
                 "li",
                 None,
-                # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
-                el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
+                el("a", {"href": _href(page, info, task.id)}, Markup(inline(task.question))),
                 " ",
                 el("strong", None, Markup(inline(task.options[task.answer].text))),
                 " ",
