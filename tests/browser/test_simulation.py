@@ -119,14 +119,21 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
         expect(summary(lab)).to_contain_text(sentence)
     partners = expected["partners"]
 
-    # The curve has every update, three lines, labelled axes and a legend.
+    # The curve has every update, a line per method, labelled axes and a legend.
     expect(chart(lab)).to_have_attribute("data-lab-points", "200")
-    expect(chart(lab).locator("path.lab-sim__line")).to_have_count(3)
+    expect(chart(lab).locator("path.lab-sim__line")).to_have_count(len(expected["mean_reward"]))
     expect(chart(lab)).to_contain_text("Mean shared reward")
     expect(chart(lab)).to_contain_text("Update")
-    expect(lab.locator("[data-lab-legend] li")).to_have_text(
-        ["Prompted collaboration", "Learned collaboration (MAGRPO)", "Centralized control"]
+    expect(lab.locator("[data-lab-legend] li[data-lab-series]")).to_have_text(
+        [
+            "Prompted collaboration",
+            "Learned collaboration (MAGRPO)",
+            "Centralized control",
+            "Centralized learner (sampled)",
+        ]
     )
+    # One seed: no band, so the legend does not show the band's entry.
+    expect(lab.locator("[data-lab-band-key]")).to_be_hidden()
     lab.get_by_text("The learning curve as a table").click()
     last = expected["mean_reward"]
     for method, name in enumerate(("prompted", "learned", "centralized"), start=1):
@@ -134,7 +141,7 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
 
     # Heatmaps: one table per method, each cell its reward and probability.
     heatmaps = lab.locator("[data-lab-heatmap]")
-    expect(heatmaps).to_have_count(3)
+    expect(heatmaps).to_have_count(len(expected["mean_reward"]))
     learned_map = lab.locator('[data-lab-heatmap="learned"]')
     i, j = expected["settled_on"]["learned"]["cell"]
     cell = learned_map.locator("tbody tr").nth(i).locator("td").nth(j)
@@ -195,6 +202,34 @@ def test_changing_the_seed_changes_the_run(page: Page) -> None:
     seed_1 = run_experiment({"seed": 1})["mean_reward"]
     expect(curve_cell(lab, 200, 2)).to_have_text(format_reward(seed_1["learned"][199]))
     expect(lab.locator("[data-lab-episode-caption]")).to_contain_text("seed: 1;")
+
+
+def test_a_run_over_seeds_draws_each_methods_band_and_the_key_names_it(page: Page) -> None:
+    lab = open_lab(page)
+    field(lab, "Seeds").fill("3")
+    field(lab, "Updates").fill("40")
+    run(lab)
+
+    band = run_experiment({"seeds": 3, "updates": 40})["curve_band"]
+    svg = chart(lab)
+    expect(svg).to_have_attribute("data-lab-band-seeds", "3")
+    for method in band["methods"]:
+        # A shaded area with its median, beside the first seed's own line.
+        expect(svg.locator(f'[data-lab-band="{method}"]')).to_have_count(1)
+        expect(svg.locator(f'[data-lab-median="{method}"]')).to_have_count(1)
+        expect(svg.locator(f".lab-sim__line--{method}")).to_have_count(1)
+    key = lab.locator("[data-lab-band-key]")
+    expect(key).to_be_visible()
+    expect(key).to_contain_text("middle half of 3 seeds")
+    expect(key).to_contain_text("median")
+    expect(key).to_contain_text("seed 0")
+    expect(lab.locator("[data-lab-curve-caption]")).to_contain_text("band across all 3 seeds")
+
+    # One seed: no band, and the key says nothing of one.
+    field(lab, "Seeds").fill("1")
+    run(lab)
+    expect(svg.locator("[data-lab-band]")).to_have_count(0)
+    expect(key).to_be_hidden()
 
 
 # ------------------------------------------------------------- refusing
