@@ -632,10 +632,8 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
 
 # --------------------------------------------------------------- many seeds
 
-#: The strip chart's size in SVG units: one row per method.
-_SEEDS_WIDTH, _SEEDS_ROW, _SEEDS_LEFT, _SEEDS_RIGHT = 640, 40, 14, 14
-#: Seeds closer than this (in SVG units) share a dot.
-_SEEDS_SPOT = 16
+#: Seeds closer than this (in percent of the strip's width) share a dot.
+_SEEDS_SPOT = 2.5
 
 
 def render_seeds(result: Mapping[str, Any]) -> Markup:
@@ -655,108 +653,76 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
     values = [r["expected_reward"][m] for r in rows for m in methods]
     lo, hi = min([*values, 0.0, best]), max([*values, best])
     hi = hi if hi > lo else lo + 1
-    inner = _SEEDS_WIDTH - _SEEDS_LEFT - _SEEDS_RIGHT
 
     def x(v: float) -> float:
-        return _SEEDS_LEFT + (v - lo) / (hi - lo) * inner
+        """Where a value lies along the track, in percent of its width."""
+        return (v - lo) / (hi - lo) * 100
 
-    height = _SEEDS_ROW * len(methods) + 22
-    parts = [
-        el(
-            "line",
-            {
-                "class": "lab-sim__seeds-best",
-                "x1": f"{x(best):.1f}",
-                "x2": f"{x(best):.1f}",
-                "y1": "2",
-                "y2": f"{height - 20}",
-            },
-        )
-    ]
-    for k, m in enumerate(methods):
-        y = _SEEDS_ROW * k + _SEEDS_ROW / 2 + 2
-        parts.append(
-            el(
-                "line",
-                {
-                    "class": "lab-sim__seeds-axis",
-                    "x1": f"{_SEEDS_LEFT}",
-                    "x2": f"{_SEEDS_WIDTH - _SEEDS_RIGHT}",
-                    "y1": f"{y:.1f}",
-                    "y2": f"{y:.1f}",
-                },
-            )
-        )
-        parts.append(
-            el(
-                "text",
-                None,
-                labels[m],
-                class_="lab-sim__seeds-label",
-                x=f"{_SEEDS_LEFT}",
-                y=f"{y - 9:.1f}",
-            )
-        )
+    def at(v: float) -> str:
+        return f"left: {x(v):.1f}%"
+
+    # HTML, not SVG: its text keeps the page's size on a phone, where a scaled
+    # drawing's would shrink with it (issue 23). Positions are percentages.
+    best_mark = el("span", {"class": "lab-sim__seeds-best", "style": at(best)})
+    strip_rows = []
+    for m in methods:
         # Seeds that land on the same spot share one dot, labelled with how many they are.
         spots: dict[int, list[tuple[int, float]]] = {}
         for r in rows:
             v = r["expected_reward"][m]
             spots.setdefault(round(x(v) / _SEEDS_SPOT), []).append((r["seed"], v))
+        dots = []
         for spot in spots.values():
-            cx = x(math.fsum(v for _, v in spot) / len(spot))
+            mean = math.fsum(v for _, v in spot) / len(spot)
             seeds_here = ", ".join(str(seed) for seed, _ in spot)
             values_here = sorted({format_reward(v) for _, v in spot})
             title = (
                 f"{labels[m]}: {' to '.join(values_here[:: max(1, len(values_here) - 1)])} "
                 f"(seed{'s' if len(spot) > 1 else ''} {seeds_here})"
             )
-            parts.append(
+            size = min(8 + 2.4 * (len(spot) - 1) ** 0.5 * 2, 22)
+            dots.append(
                 el(
-                    "circle",
+                    "span",
                     {
                         "class": f"lab-sim__dot lab-sim__dot--{m}",
-                        "cx": f"{cx:.1f}",
-                        "cy": f"{y:.1f}",
-                        "r": f"{min(4 + 1.2 * (len(spot) - 1) ** 0.5 * 2, 11):.1f}",
+                        "style": f"{at(mean)}; --lab-sim-dot: {size:.1f}px",
+                        "title": title,
                     },
-                    el("title", None, title),
+                    el("span", {"class": "lab-sim__seeds-count"}, f"\u00d7{len(spot)}")
+                    if len(spot) > 1
+                    else "",
                 )
             )
-            if len(spot) > 1:
-                parts.append(
-                    el(
-                        "text",
-                        None,
-                        f"\u00d7{len(spot)}",
-                        class_="lab-sim__seeds-count",
-                        x=f"{cx:.1f}",
-                        y=f"{y - 13:.1f}",
-                    )
-                )
-    for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best}):
-        parts.append(
+        strip_rows.append(
             el(
-                "text",
-                None,
-                format_reward(v),
-                class_="lab-sim__seeds-tick",
-                x=f"{x(v):.1f}",
-                y=f"{height - 4}",
+                "div",
+                {"class": "lab-sim__seeds-row", "data-lab-method": m},
+                el("span", {"class": "lab-sim__seeds-label"}, labels[m]),
+                el("span", {"class": "lab-sim__seeds-track"}, best_mark, *dots),
             )
         )
+    ticks = el(
+        "div",
+        {"class": "lab-sim__seeds-ticks"},
+        *(
+            el("span", {"class": "lab-sim__seeds-tick", "style": at(v)}, format_reward(v))
+            for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best})
+        ),
+    )
     count = seeds["count"]
     reached = "; ".join(
         f"{labels[m]}: {seeds['methods'][m]['reached_optimum']} of {count}" for m in methods
     )
     chart = el(
-        "svg",
+        "div",
         {
             "class": "lab-sim__seeds-chart",
-            "viewBox": f"0 0 {_SEEDS_WIDTH} {height}",
             "role": "img",
             "aria-label": f"Expected episode reward of each seed; reached the optimum: {reached}.",
         },
-        *parts,
+        *strip_rows,
+        ticks,
     )
     head = el(
         "tr",

@@ -125,7 +125,9 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     expect(chart(lab).locator("path.lab-sim__line")).to_have_count(len(methods))
     expect(chart(lab)).to_contain_text("Mean shared reward")
     expect(chart(lab)).to_contain_text("Update")
-    expect(lab.locator("[data-lab-legend] li")).to_have_text(methods)
+    expect(lab.locator("[data-lab-legend] li[data-lab-series]")).to_have_text(methods)
+    # One seed: no band, so the legend does not show the band's entry.
+    expect(lab.locator("[data-lab-band-key]")).to_be_hidden()
     lab.get_by_text("The learning curve as a table").click()
     last = expected["mean_reward"]
     for method, name in enumerate(("prompted", "learned", "centralized"), start=1):
@@ -194,6 +196,34 @@ def test_changing_the_seed_changes_the_run(page: Page) -> None:
     seed_1 = run_experiment({"seed": 1})["mean_reward"]
     expect(curve_cell(lab, 200, 2)).to_have_text(format_reward(seed_1["learned"][199]))
     expect(lab.locator("[data-lab-episode-caption]")).to_contain_text("seed: 1;")
+
+
+def test_a_run_over_seeds_draws_each_methods_band_and_the_key_names_it(page: Page) -> None:
+    lab = open_lab(page)
+    field(lab, "Seeds").fill("3")
+    field(lab, "Updates").fill("40")
+    run(lab)
+
+    band = run_experiment({"seeds": 3, "updates": 40})["curve_band"]
+    svg = chart(lab)
+    expect(svg).to_have_attribute("data-lab-band-seeds", "3")
+    for method in band["methods"]:
+        # A shaded area with its median, beside the first seed's own line.
+        expect(svg.locator(f'[data-lab-band="{method}"]')).to_have_count(1)
+        expect(svg.locator(f'[data-lab-median="{method}"]')).to_have_count(1)
+        expect(svg.locator(f".lab-sim__line--{method}")).to_have_count(1)
+    key = lab.locator("[data-lab-band-key]")
+    expect(key).to_be_visible()
+    expect(key).to_contain_text("middle half of 3 seeds")
+    expect(key).to_contain_text("median")
+    expect(key).to_contain_text("seed 0")
+    expect(lab.locator("[data-lab-curve-caption]")).to_contain_text("band across all 3 seeds")
+
+    # One seed: no band, and the key says nothing of one.
+    field(lab, "Seeds").fill("1")
+    run(lab)
+    expect(svg.locator("[data-lab-band]")).to_have_count(0)
+    expect(key).to_be_hidden()
 
 
 # ------------------------------------------------------------- refusing

@@ -34,7 +34,9 @@ export function niceTicks(lo, hi, count) {
  *   tick labels and titles, and a grid line at each y tick;
  * - `references`: horizontal lines `{value, className, label, outside}`, labelled
  *   above the line's end, or beside it in the right margin when `outside`;
- * - `lines`: `{className, points: [[x, y], ...]}`, their coordinates rounded to
+ * - `areas`: `{className, points: [[x, low, high], ...], attributes}`, a shaded band
+ *   between two curves, drawn under the lines;
+ * - `lines`: `{className, points: [[x, y], ...], attributes}`, their coordinates rounded to
  *   `digits` decimals if given (a chart drawn at its real size needs no more than 1);
  * - `notes`: `{x, y, text}`, text at a place in the chart's own units.
  */
@@ -74,9 +76,17 @@ function draw(layout) {
     );
   }
   const round = layout.digits === undefined ? String : (v) => v.toFixed(layout.digits);
-  for (const { className, points } of layout.lines) {
-    const d = points.map(([x, y], k) => `${k ? "L" : "M"}${round(sx(x))} ${round(sy(y))}`).join("");
-    parts.push(svg("path", { class: className, d }));
+  const trace = (points, at) =>
+    points.map((p, k) => `${k ? "L" : "M"}${round(sx(p[0]))} ${round(sy(at(p)))}`).join("");
+  for (const { className, points, attributes } of layout.areas ?? []) {
+    if (!points.length) continue;
+    // Along the top edge, then back along the bottom one.
+    const back = trace([...points].reverse(), (p) => p[1]).replace(/^M/, "L");
+    const d = `${trace(points, (p) => p[2])}${back}Z`;
+    parts.push(svg("path", { class: className, d, ...attributes }));
+  }
+  for (const { className, points, attributes } of layout.lines) {
+    parts.push(svg("path", { class: className, d: trace(points, (p) => p[1]), ...attributes }));
   }
   if (axes) {
     const text = (attributes, words) => svg("text", attributes, words);

@@ -1,8 +1,12 @@
 // The simulation's live learning curve: one line per method, the reward
 // table's best cell as a reference line, drawn with the labs' line chart
 // (shared/line-chart.js) at the container's width and redrawn as progress
-// arrives. Its numbers are axis labels and the chart's title; the curve's data
-// table, in the page's number format, is Python's (lab/sim/render.py).
+// arrives. With more than one seed, a finished run also has each method's band
+// across seeds (Python's result.curve_band: its quartiles at up to 100
+// updates), shaded between q1 and q3 with the median as a thin line, under the
+// first seed's curve. Its numbers are axis labels and the chart's title; the
+// curve's and the band's data tables, in the page's number format, are
+// Python's (lab/sim/render.py).
 import { LineChart, niceTicks } from "../shared/line-chart.js";
 
 const MARGIN = { top: 14, right: 16, bottom: 44, left: 48 };
@@ -30,8 +34,9 @@ function extent(values, lo, hi) {
 }
 
 /**
- * The learning curve of `{updates, best, series}` (`series` maps each method to
- * its mean reward per update so far); `labels` names the methods, in the legend's order.
+ * The learning curve of `{updates, best, series, band}` (`series` maps each
+ * method to its mean reward per update so far; `band`, if any, is the result's
+ * curve_band); `labels` names the methods, in the legend's order.
  */
 export class CurveChart extends LineChart {
   constructor(plot, labels) {
@@ -45,8 +50,13 @@ function layout(data, plotWidth, labels) {
   const inner = width - MARGIN.left - MARGIN.right;
   const methods = Object.keys(labels);
   const done = Math.max(0, ...methods.map((m) => data.series[m]?.length ?? 0));
+  const band = data.band ?? null;
+  const banded = band ? methods.filter((m) => band.methods[m]) : [];
   const [lo, hi] = extent(
-    methods.flatMap((m) => data.series[m] ?? []),
+    [
+      ...methods.flatMap((m) => data.series[m] ?? []),
+      ...banded.flatMap((m) => [...band.methods[m].q1, ...band.methods[m].q3]),
+    ],
     0,
     data.best,
   );
@@ -57,6 +67,21 @@ function layout(data, plotWidth, labels) {
     const thinned = thin(data.series[method] ?? [], inner / 2);
     size = Math.max(size, thinned.size);
     return { className: `lab-sim__line lab-sim__line--${method}`, points: thinned.points };
+  });
+  // The medians go under the seed's lines, so the seed's curve stays on top.
+  const at = (values) => band.updates.map((u, k) => [u, values[k]]);
+  const medians = banded.map((method) => ({
+    className: `lab-sim__median lab-sim__median--${method}`,
+    points: at(band.methods[method].median),
+    attributes: { "data-lab-median": method },
+  }));
+  const areas = banded.map((method) => {
+    const { q1, q3 } = band.methods[method];
+    return {
+      className: `lab-sim__band lab-sim__band--${method}`,
+      points: band.updates.map((u, k) => [u, q1[k], q3[k]]),
+      attributes: { "data-lab-band": method },
+    };
   });
   return {
     width,
@@ -71,6 +96,7 @@ function layout(data, plotWidth, labels) {
       role: "img",
       "data-lab-points": String(done),
       "data-lab-thinned": String(size),
+      ...(band ? { "data-lab-band-seeds": String(band.seeds) } : {}),
     },
     title: describeCurve(data, labels, done),
     axes: {
@@ -88,7 +114,8 @@ function layout(data, plotWidth, labels) {
         label: `best joint response ${fmt(data.best)}`,
       },
     ],
-    lines,
+    areas,
+    lines: [...medians, ...lines],
     digits: 1,
   };
 }
@@ -114,5 +141,12 @@ function describeCurve(data, labels, done) {
   const last = Object.entries(labels)
     .map(([m, label]) => `${label} ${format(2, data.series[m]?.at(-1) ?? Number.NaN)}`)
     .join(", ");
-  return `Learning curve after ${done} of ${data.updates} updates. Mean shared reward of the last update: ${last}.`;
+  const text = `Learning curve after ${done} of ${data.updates} updates. Mean shared reward of the last update: ${last}.`;
+  const band = data.band;
+  if (!band) return text;
+  const medians = Object.entries(labels)
+    .filter(([m]) => band.methods[m])
+    .map(([m, label]) => `${label} ${format(2, band.methods[m].median.at(-1))}`)
+    .join(", ");
+  return `${text} Shaded behind it, the band across ${band.seeds} seeds (the middle half of them) and their median; the median at the last update: ${medians}.`;
 }

@@ -9,6 +9,7 @@
 // counts only the time Python spends in that code, which the worker reports
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime } from "../client.js";
+import { svg } from "../shared/line-chart.js";
 import { Run, RunLab } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 import { CurveChart } from "./simulation-curve.js";
@@ -17,6 +18,21 @@ import { CurveChart } from "./simulation-curve.js";
 const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
 // Errors in the reader's code, shown under the editor rather than in the summary.
 const CODE_ERRORS = new Set(["UserCodeError", "UserFunctionError"]);
+
+/** The legend's entry for the band: a shaded swatch with a thin line through it. */
+function bandKey() {
+  const item = document.createElement("li");
+  item.dataset.labBandKey = "";
+  item.hidden = true;
+  const swatch = svg(
+    "svg",
+    { class: "lab-sim__swatch lab-sim__swatch--band", viewBox: "0 0 32 8", "aria-hidden": "true" },
+    svg("rect", { x: 1, y: 0, width: 30, height: 8 }),
+    svg("line", { x1: 2, y1: 4, x2: 30, y2: 4 }),
+  );
+  item.append(swatch, document.createElement("span"));
+  return item;
+}
 
 export default class SimulationLab extends RunLab {
   #results;
@@ -30,6 +46,8 @@ export default class SimulationLab extends RunLab {
   #timer = null; // the current run's CodeTimer
   #stopCause = Cause.STOP;
   #ranEdited = false;
+  #seed = 0; // the first seed of the finished run, whose curve the thick lines are
+  #bandKey; // the legend's entry for the band across seeds, shown while a band is drawn
   // A code block wider than its column scrolls; a keyboard must be able to reach
   // it. Measured when the browser lays the results out, not by forcing a layout
   // of the whole page right after they are put in place.
@@ -56,6 +74,8 @@ export default class SimulationLab extends RunLab {
     }
     const curve = root.querySelector('[data-lab-chart="curve"]');
     this.#chart = new CurveChart(curve.querySelector("[data-lab-plot]"), labels);
+    this.#bandKey = bandKey();
+    curve.querySelector("[data-lab-legend]")?.append(this.#bandKey);
     // Once a field has been refused, say as soon as its new value is fine.
     this.form.addEventListener("input", (event) => this.#recheck(event.target), {
       signal: this.signal,
@@ -136,6 +156,7 @@ export default class SimulationLab extends RunLab {
     this.#results.hidden = false;
     this.#toggleResultBlocks(false);
     this.progress.textContent = `Training: 0 of ${params.updates} updates.`;
+    this.#showBand(null);
     this.#chart.set({ updates: params.updates, best, series: {} });
   }
 
@@ -169,8 +190,16 @@ export default class SimulationLab extends RunLab {
 
   finished(result) {
     const { params } = result;
+    this.#seed = params.seed ?? 0;
     this.#best = result.optimum?.reward ?? this.#best;
-    this.#chart.set({ updates: params.updates, best: this.#best, series: result.mean_reward });
+    const band = result.curve_band ?? null;
+    this.#showBand(band);
+    this.#chart.set({
+      updates: params.updates,
+      best: this.#best,
+      series: result.mean_reward,
+      band,
+    });
     this.#chart.flush();
     this.fill(result.html);
     this.#toggleResultBlocks(true);
@@ -179,6 +208,16 @@ export default class SimulationLab extends RunLab {
       const note = document.createElement("p");
       note.textContent = "This run used your edited code.";
       this.summary.append(note);
+    }
+  }
+
+  /** The legend says what the band is while one is drawn (the caption, Python's, says so too). */
+  #showBand(band) {
+    this.#bandKey.hidden = !band;
+    if (band) {
+      this.#bandKey.querySelector("span").textContent =
+        `Shaded: the middle half of ${band.seeds} seeds; thin line: their median ` +
+        `(thick lines: seed ${this.#seed})`;
     }
   }
 
