@@ -220,5 +220,5 @@ def render_actions(lab: SimulationLab) -> str:
         f"{options}</select></div>"
         f'<p class="lab-sim__hint lab-sim__limit-hint" id="{limit_id}-hint">Counts only the time '
         "Python spends in your code, not the training, which can take longer; past it, the lab "
-        "stops the run and restarts Python. Stop ends any run at once.</p></div>"
+        "stops the run, as Stop does. Stop ends any run at once.</p></div>"
     )
