@@ -116,6 +116,14 @@ def test_the_worker_and_the_hosts_headers_file_send_the_same_isolation_headers(
     sent = dict(line.strip().split(": ", 1) for line in lines[1:])
     assert all(line.startswith("  ") for line in lines[1:])
     assert sent == ISOLATION_HEADERS
+    # The query with which a page that is not isolated asks for the lab's
+    # worker, so that the service worker serves it without the headers.
+    query = re.compile(r'^const NOT_ISOLATED = "(\?[^"]+)";$', re.MULTILINE)
+    sources = [
+        (ROOT / "docs/assets" / name).read_text() for name in ("offline/sw.js", "lab/client.js")
+    ]
+    assert len({tuple(query.findall(source)) for source in sources}) == 1
+    assert query.findall(sources[0])
 
 
 def test_the_version_follows_content_and_no_removed_file_stays_listed(tmp_path: Path) -> None:

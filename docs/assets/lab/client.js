@@ -160,7 +160,7 @@ class Runtime {
 
   async #boot(firstMessage, readyMessage = "Python is ready.") {
     this.#setStatus(State.LOADING, firstMessage);
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const worker = new Worker(workerURL(), { type: "module" });
     this.#worker = worker;
     worker.addEventListener("message", ({ data }) => this.#receive(data));
     // A worker that fails to load or crashes answers nothing: fail what waits.
@@ -280,6 +280,18 @@ export async function downloadBytes() {
   if (!response.ok) throw new Error(`Could not download runtime.json (HTTP ${response.status}).`);
   const { bytes, snapshot } = await response.json();
   return bytes + (snapshot && !savingData() ? snapshot.size : 0);
+}
+
+// What a page that is not cross-origin isolated asks its worker with, so that
+// the site's service worker (assets/offline/sw.js, NOT_ISOLATED) serves it
+// without the isolation headers: WebKit refuses such a worker to such a page.
+const NOT_ISOLATED = "?isolated=false";
+
+function workerURL() {
+  const url = new URL("./worker.js", import.meta.url);
+  // Only a service worker reads it; without one the address stays plain.
+  if (!self.crossOriginIsolated && navigator.serviceWorker?.controller) url.search = NOT_ISOLATED;
+  return url;
 }
 
 let runtime = null;

@@ -18,6 +18,10 @@ const ISOLATION_HEADERS = "__ISOLATION_HEADERS__";
 // A document's isolation holds for the worker it starts only if the worker's
 // script carries the same headers.
 const ISOLATED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
+// ...but WebKit refuses to start a worker with them from a page that is not
+// isolated: one loaded before this worker took it (a first visit). The lab's
+// client then asks for its worker with this query (assets/lab/client.js).
+const NOT_ISOLATED = "?isolated=false";
 
 const SCOPE = self.registration.scope;
 // Caches are per origin: the scope keeps two sites on one origin apart.
@@ -50,6 +54,7 @@ if (MANIFEST === null) {
   /** The manifest entry a request is for (`lesson/` is `lesson/index.html`). */
   const entryFor = (request) => {
     const url = new URL(request.url);
+    if (url.search === NOT_ISOLATED) url.search = "";
     if (request.method !== "GET" || url.search) return undefined;
     url.hash = "";
     return entries.get(url.pathname.endsWith("/") ? `${url.href}index.html` : url.href);
@@ -176,8 +181,10 @@ if (MANIFEST === null) {
 
   /** `response` with the isolation headers, for a document or a worker's script. */
   const isolated = (request, response) => {
+    if (!ISOLATED_DESTINATIONS.has(request.destination)) return response;
+    if (new URL(request.url).search === NOT_ISOLATED) return response;
     // Response.error() and opaque responses have no headers to give (status 0).
-    if (!ISOLATED_DESTINATIONS.has(request.destination) || response.status === 0) return response;
+    if (response.status === 0) return response;
     const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
     const { status, statusText } = response;
@@ -187,7 +194,14 @@ if (MANIFEST === null) {
   self.addEventListener("fetch", (event) => {
     const { request } = event;
     const entry = entryFor(request);
-    if (!entry) return;
+    if (!entry) {
+      // A page outside the manifest (an address that is not found) is isolated
+      // too: every page this worker controls may then start isolated workers.
+      if (request.mode === "navigate") {
+        event.respondWith(fetch(request).then((response) => isolated(request, response)));
+      }
+      return;
+    }
     const key = keyOf(entry);
     const served = entry.immutable ? cacheFirst(request, key) : networkFirst(request, key);
     event.respondWith(served.then((response) => isolated(request, response)));
