@@ -184,3 +184,25 @@ def test_code_that_catches_the_interrupt_is_stopped_by_a_restart(page: Page) -> 
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     button(lab, "Reset the code").click()
     run(lab)
+
+
+def test_stop_interrupts_the_language_model_lab_too(page: Page) -> None:
+    visit_once(page)
+    page.add_init_script(WATCH)
+    page.goto("language-models/")
+    lab = page.locator('[data-lab="language-models"]')
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    for name, value in {"updates": "1000", "seeds": "50"}.items():
+        lab.locator(f'[data-lab-field="{name}"]').fill(value)
+    button(lab, "Run").click()
+    expect(lab.locator("[data-lab-progress]")).to_contain_text("Training:", timeout=RUN)
+    button(lab, "Stop").click()
+    expect(lab).to_have_attribute("data-lab-run", "stopped")
+    expect(summary(lab)).to_have_text("Stopped; run again when you like.")
+    expect(lab.get_by_role("status")).to_have_text("Python is ready.")
+    assert lab_log(page)["terminated"] == 0
+    for name, value in {"updates": "5", "seeds": "1"}.items():
+        lab.locator(f'[data-lab-field="{name}"]').fill(value)
+    button(lab, "Step").click()
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
