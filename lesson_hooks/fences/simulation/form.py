@@ -163,7 +163,6 @@ def render_actions(lab: SimulationLab) -> Markup:
             "p",
             {"class": "lab-sim__hint lab-sim__limit-hint", "id": f"{limit_id}-hint"},
             "Counts only the time Python spends in your code, not the training, which can take "
-            "longer; past it, the lab stops the run and restarts Python. Stop ends any run at "
-            "once.",
+            "longer; past it, the lab stops the run, as Stop does. Stop ends any run at once.",
         ),
     )
