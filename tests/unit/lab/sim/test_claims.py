@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from lab import prompted_prior, run_experiment
+from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
-from lab.sim.experiment import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
 from lesson_hooks.support.paths import ROOT
 
