@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from lab import prompted_prior, run_experiment
+from lab import ParamError, prompted_prior, run_experiment, validate_params
 from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
@@ -60,6 +60,27 @@ def best_reply(table: Any, role: str, partner: int) -> int:
     if role == "helper":
         return max(range(3), key=lambda i: table[i][partner])
     return max(range(3), key=lambda j: table[partner][j])
+
+
+def _group_limits() -> dict[str, int]:
+    """The largest group each way of sampling accepts."""
+    settings = {
+        "two turns": {"turns": 2},
+        "cross": {"joint_mode": "cross"},
+        "align": {},
+        "merge": {"turns": 2, "branching": "merge"},
+    }
+
+    def largest(given: dict[str, Any]) -> int:
+        for size in range(256, 1, -1):
+            try:
+                validate_params({**given, "group_size": size})
+            except ParamError:
+                continue
+            return size
+        return 0
+
+    return {name: largest(given) for name, given in settings.items()}
 
 
 CLAIMS = [
@@ -146,6 +167,15 @@ CLAIMS = [
     Claim(
         "10 of 20 seeds says the rate over all seeds is somewhere between 30% and 70%",
         lambda: describe_count(10, 20).endswith("somewhere between 30% and 70% of all seeds"),
+    ),
+    Claim(
+        "Groups go up to 256, but to 64 where an update samples about G × G episodes: with two "
+        "turns and one turn-2 group per sampled joint response (G + G × G episodes, 4,160 for "
+        "groups of 64), and in cross mode",
+        lambda: (
+            _group_limits() == {"two turns": 64, "cross": 64, "align": 256, "merge": 256}
+            and 64 + 64 * 64 == 4160
+        ),
     ),
     Claim(
         'Above 0.01 the summary says "after N updates, still moving"',
