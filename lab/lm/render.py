@@ -315,7 +315,7 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
         _head(
             "Method",
             "Calls a shared name",
-            "Stuck inlining",
+            "Inlines w * h",
             "Within 2% of the best",
             "Still moving at the end",
             "Conventions",
@@ -338,8 +338,8 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 {"class": "lm-caption"},
                 _prose(
                     "Each count of seeds comes with its 95% interval (Wilson): the share of all "
-                    "seeds it is consistent with. A pair calls a shared name, or is stuck "
-                    "inlining, by its most likely program; it is within 2% of the best by its "
+                    "seeds it is consistent with. A pair calls a shared name, or inlines, by its "
+                    "most likely program; it is within 2% of the best by its "
                     "exact expected reward, as the simulation lab counts; it is still moving "
                     f"when its play, the distribution of its joint programs, changed by more "
                     f"than {MOVING_THRESHOLD:g} (total variation) over the last tenth of the "

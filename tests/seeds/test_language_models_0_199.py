@@ -1,14 +1,16 @@
-"""Every claim docs/language-models.md makes about the models, checked over seeds 0-199.
+"""Every claim docs/language-models.md makes about learning, checked over seeds 0-199.
 
-The page states these in words ("most seeds", "no seed", "every seed"); the
-numbers behind them come from lab.lm.model. A claim must hold beyond the seeds
-it was written on, so each is checked over seeds 0-199; each of the page's
-guided tasks must pick its keyed option in every block of 20 seeds among them.
+The page states these in words ("most seeds", "no seed", "every seed") and as counts with
+their intervals; the numbers behind them come from lab.lm.model. A claim must hold beyond the
+seeds it was written on, so each is checked over seeds 0-199; each of the page's guided tasks
+must pick its keyed option in every block of 20 seeds among them.
 
-Each method's outcome for each seed is computed once (``outcomes``) and shared
-by every claim and task that needs it, and a run's tally is assembled from
-them by the lab's own :func:`lab.lm.model.tally_seeds`, so the whole check
-costs a few trainings per seed.
+Each method's outcome for each seed is computed once (``outcomes``) and shared by every claim
+and task that needs it, and a run's tally is assembled from them by the lab's own
+:func:`lab.lm.model.tally_seeds`, so the whole check costs a few trainings per seed: about a
+minute of CPU, which is why it lives here, outside ``tests/unit`` (the default quick run),
+and runs in CI with the rest of ``./dev test``. The page's claims that need no such run are
+in ``tests/unit/lab/lm/test_claims.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from lab.core.stats import describe_count
 from lab.guided.tasks import matching_options, task_outcome
 from lab.lm.model import METHODS, seed_outcome, step_language_models, tally_seeds
 from lab.lm.params import LMParams, validate_lm_params
-from lab.lm.tokens import HELPER, MAIN, NAMES, VOCAB, TokenLM, corpus_examples, tokenize
+from lab.lm.tokens import NAMES
 from lesson_hooks.fences.task import parse_page
 from lesson_hooks.support.paths import ROOT
 
@@ -83,6 +85,12 @@ def test_a_higher_safe_reward_traps_more_seeds() -> None:
     assert count({"safe_reward": 0.9}, "inline") > max(SEEDS / 2, count({}, "inline"))
 
 
+def test_at_safe_reward_0_9_every_pair_that_does_not_call_inlines() -> None:
+    """The tasks' options say "in the rest main writes `w * h` itself": no pair is broken."""
+    for settings in ({"safe_reward": 0.9}, {"safe_reward": 0.9, "temperature": 0.6}):
+        assert count(settings, "call") + count(settings, "inline") == SEEDS
+
+
 def test_sampling_colder_frees_some_seeds_and_makes_the_calling_pairs_surer() -> None:
     cold, plain = {"safe_reward": 0.9, "temperature": 0.6}, {"safe_reward": 0.9}
     assert count(plain, "call") < count(cold, "call") < SEEDS / 2
@@ -111,6 +119,15 @@ def _main_name_moves_most() -> int:
 
 def _optimal(params: dict, method: str = "learned") -> int:
     return sum(o["optimal"] for o in outcomes(params, method))
+
+
+def _moving(params: dict, verdict: str | None = None) -> int:
+    """Pairs still moving at the end (lab.core.movement), of those with this verdict if given."""
+    return sum(
+        bool(o["still_moving"])
+        for o in outcomes(params)
+        if verdict is None or o["verdict"] == verdict
+    )
 
 
 COLD = {"safe_reward": 0.9, "temperature": 0.6}
@@ -147,6 +164,11 @@ PAGE_COUNTS = {
     "the helper's name or operator moves most": lambda: (
         f"at update 1, in {_said(_helper_pushes_name_or_operator(), SEEDS).replace('; ', ' (')})."
     ),
+    "defaults, still moving": lambda: (
+        f"{_moving({})} of the 200 pairs are still moving after 200 updates "
+        f"({_said(_moving({}), SEEDS).split('; ')[1]}), {_moving({}, 'inline')} of them among "
+        f"the {count({}, 'inline')} that inline."
+    ),
     "main's name moves most": lambda: (
         f"in {_main_name_moves_most()} of the first three updates of seeds 0 to 199 "
         f"({_said(_main_name_moves_most(), 3 * SEEDS, 'updates')})"
@@ -158,24 +180,6 @@ PAGE_COUNTS = {
 def test_every_count_the_page_states_is_the_models_with_its_interval(name: str) -> None:
     page = " ".join((ROOT / PAGE).read_text(encoding="utf-8").split())
     assert PAGE_COUNTS[name]() in page
-
-
-def test_a_call_matches_the_helpers_name_about_a_third_of_the_time_at_first() -> None:
-    for temperature in (0.6, 1.0, 1.5):  # the helper's names are equally likely at any T
-        model = TokenLM(temperature=temperature)
-        start = (MAIN, -1, tokenize("return")[0])
-        helper = {n: model.probs((HELPER, -1, tokenize("def")[0]))[tokenize(n)[0]] for n in NAMES}
-        calls = {n: model.probs(start)[tokenize(n)[0]] for n in NAMES}
-        match = sum(helper[n] * calls[n] for n in NAMES) / sum(helper.values())
-        assert 0.32 < match / sum(calls.values()) < 0.34
-
-
-def test_colder_sampling_makes_main_inline_less_often_at_first() -> None:
-    start = (MAIN, -1, tokenize("return")[0])
-    plain = TokenLM().probs(start)
-    assert min(plain[tokenize(n)[0]] for n in NAMES) > plain[tokenize("w")[0]]
-    inline = [TokenLM(temperature=t).probs(start)[tokenize("w")[0]] for t in (0.6, 1.0, 1.5)]
-    assert inline == sorted(inline)
 
 
 @functools.cache
@@ -201,25 +205,9 @@ def _helper_pushes_name_or_operator() -> int:
     return pushed
 
 
-def test_with_seed_0_the_helpers_operator_moves_more_than_mains_name() -> None:
-    helper, main = step(0, 1)["sample"]["helper"], step(0, 1)["sample"]["main"]
-    star = next(t for t in helper if t["token"] == "*")
-    assert (round(star["before"], 3), round(star["after"], 3)) == (0.793, 0.870)
-    assert star["after"] - star["before"] > max(t["after"] - t["before"] for t in main)
-
-
-def test_the_honesty_section_sizes() -> None:
-    assert len(VOCAB) == 14
-    assert len(corpus_examples()) == 26
-
-
 # ------------------------------------------------------------------ the tasks
 
 TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
-
-
-def test_the_page_has_its_tasks() -> None:
-    assert len(TASKS) >= 4 and all(task.lab == "language-models" for task in TASKS)
 
 
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])

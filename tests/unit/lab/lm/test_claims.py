@@ -1,0 +1,57 @@
+"""The claims of docs/language-models.md that need no training over many seeds.
+
+Everything the page says about learning over seeds 0-199 (each count it states, each guided
+task's keyed option in every block of 20 seeds) is checked in
+``tests/seeds/test_language_models_0_199.py``, outside this quick run.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from lab.lm.model import step_language_models
+from lab.lm.tokens import HELPER, MAIN, NAMES, VOCAB, TokenLM, corpus_examples, tokenize
+from lesson_hooks.fences.task import parse_page
+from lesson_hooks.support.paths import ROOT
+
+PAGE = "docs/language-models.md"
+TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
+
+
+@functools.cache
+def step(seed: int, update: int) -> dict:
+    return step_language_models({"seed": seed}, update)
+
+
+def test_a_call_matches_the_helpers_name_about_a_third_of_the_time_at_first() -> None:
+    for temperature in (0.6, 1.0, 1.5):  # the helper's names are equally likely at any T
+        model = TokenLM(temperature=temperature)
+        start = (MAIN, -1, tokenize("return")[0])
+        helper = {n: model.probs((HELPER, -1, tokenize("def")[0]))[tokenize(n)[0]] for n in NAMES}
+        calls = {n: model.probs(start)[tokenize(n)[0]] for n in NAMES}
+        match = sum(helper[n] * calls[n] for n in NAMES) / sum(helper.values())
+        assert 0.32 < match / sum(calls.values()) < 0.34
+
+
+def test_colder_sampling_makes_main_inline_less_often_at_first() -> None:
+    start = (MAIN, -1, tokenize("return")[0])
+    plain = TokenLM().probs(start)
+    assert min(plain[tokenize(n)[0]] for n in NAMES) > plain[tokenize("w")[0]]
+    inline = [TokenLM(temperature=t).probs(start)[tokenize("w")[0]] for t in (0.6, 1.0, 1.5)]
+    assert inline == sorted(inline)
+
+
+def test_with_seed_0_the_helpers_operator_moves_more_than_mains_name() -> None:
+    helper, main = step(0, 1)["sample"]["helper"], step(0, 1)["sample"]["main"]
+    star = next(t for t in helper if t["token"] == "*")
+    assert (round(star["before"], 3), round(star["after"], 3)) == (0.793, 0.870)
+    assert star["after"] - star["before"] > max(t["after"] - t["before"] for t in main)
+
+
+def test_the_honesty_section_sizes() -> None:
+    assert len(VOCAB) == 14
+    assert len(corpus_examples()) == 26
+
+
+def test_the_page_has_its_tasks() -> None:
+    assert len(TASKS) >= 4 and all(task.lab == "language-models" for task in TASKS)
