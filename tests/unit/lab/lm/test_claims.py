@@ -9,8 +9,19 @@ from __future__ import annotations
 
 import functools
 
+from lab.core.advantages import BASELINES
 from lab.lm.model import step_language_models
-from lab.lm.tokens import HELPER, MAIN, NAMES, VOCAB, TokenLM, corpus_examples, tokenize
+from lab.lm.tokens import (
+    HELPER,
+    MAIN,
+    NAMES,
+    VOCAB,
+    TokenLM,
+    corpus_examples,
+    response_steps,
+    tokenize,
+)
+from lab.lm.training import policy_step
 from lesson_hooks.fences.task import parse_page
 from lesson_hooks.support.paths import ROOT
 
@@ -55,3 +66,44 @@ def test_the_honesty_section_sizes() -> None:
 
 def test_the_page_has_its_tasks() -> None:
     assert len(TASKS) >= 4 and all(task.lab == "language-models" for task in TASKS)
+
+
+def _page() -> str:
+    return " ".join((ROOT / PAGE).read_text(encoding="utf-8").split())
+
+
+def test_the_update_is_magrpo_as_comlrl_implements_it_unclipped_and_without_kl() -> None:
+    """The page: "MAGRPO as its authors' CoMLRL library implements it clips no ratio, and its KL
+    term to a reference model is optional and off by default"; the lab's update has neither, so
+    twice the advantage moves every logit twice as far, however far that is."""
+    assert (
+        "MAGRPO as its authors' CoMLRL library implements it clips no ratio, and its KL term to a "
+        "reference model is optional and off by default" in _page()
+    )
+    tokens = tokenize("def area ( w , h ) : return w * h")
+    moved, ratios = [], []
+    for advantage in (5.0, 10.0):
+        model = TokenLM()
+        before = [list(model.logits(key)) for key, _ in response_steps(HELPER, tokens)]
+        old = model.probability(HELPER, tokens)
+        policy_step(model, [(HELPER, tokens)], [advantage], rate=4.0)
+        after = [list(model.logits(key)) for key, _ in response_steps(HELPER, tokens)]
+        moved.append(
+            [
+                a - b
+                for row, was in zip(after, before, strict=True)
+                for a, b in zip(row, was, strict=True)
+            ]
+        )
+        ratios.append(model.probability(HELPER, tokens) / old)
+    assert all(abs(2 * x - y) < 1e-9 for x, y in zip(*moved, strict=True))
+    # One step multiplies the response's probability far past PPO's 1 + 0.2: nothing clips it.
+    assert ratios[1] > ratios[0] > 1.2
+
+
+def test_the_page_names_comlrls_advantage_modes_and_the_lab_offers_them() -> None:
+    assert (
+        "CoMLRL's current advantage modes are `mean`, `raw`, `max` and `rloo`, none of which "
+        "divides by it" in _page()
+    )
+    assert {"mean", "raw", "max", "leave_one_out", "normalized"} == set(BASELINES)

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from lab import ParamError, prompted_prior, run_experiment, validate_params
+from lab import ParamError, param_spec, prompted_prior, run_experiment, validate_params
+from lab.core.advantages import group_advantages
 from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
@@ -176,6 +177,22 @@ CLAIMS = [
             _group_limits() == {"two turns": 64, "cross": 64, "align": 256, "merge": 256}
             and 64 + 64 * 64 == 4160
         ),
+    ),
+    Claim(
+        "GRPO's form ([Shao et al., 2024](references.md#shao-2024)); not one of CoMLRL's modes",
+        lambda: (
+            group_advantages([0, 4], "mean") == [-2.0, 2.0]
+            and group_advantages([0, 4], "normalized") == [-1.0, 1.0]
+        ),
+    ),
+    Claim(
+        "two turn-1 samples that wrote the same joint response still get a group each",
+        lambda: validate_params({"turns": 2}).branching == "sample",
+    ),
+    Claim(
+        "With two turns CoMLRL's cross tree has G⁴ episodes per update, over a million for groups "
+        "of 32, more than a browser can sample; the lab offers cross with one turn only.",
+        lambda: 32**4 > 1_000_000 and param_spec()["joint_mode"]["used_when"] == {"turns": [1]},
     ),
     Claim(
         'Above 0.01 the summary says "after N updates, still moving"',
