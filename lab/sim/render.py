@@ -149,7 +149,7 @@ def _step(label: str, step_id: str, *shown: object) -> Markup:
     return join([el("dt", {"id": step_id}, label), el("dd", None, *shown)])
 
 
-def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
+def _agent(agent: Mapping[str, Any], tid: str, fold: bool = False) -> Markup:
     role = str(agent["agent"])
     aid = f"{tid}-{role}"
     observation, policy, action = agent["observation"], agent["policy"], agent["action"]
@@ -173,7 +173,11 @@ def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
             _step(
                 observation["label"],
                 f"{aid}-observation",
-                _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation"),
+                _fold(
+                    "The prompt",
+                    _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation"),
+                    fold,
+                ),
             ),
             _step(
                 policy["label"],
@@ -191,7 +195,14 @@ def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
     )
 
 
-def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
+def _fold(summary: str, content: Markup, fold: bool) -> Markup:
+    """``content``, or, with ``fold``, the same in a block the reader opens on demand."""
+    if not fold:
+        return content
+    return el("details", {"class": "lab-sim__fold"}, el("summary", None, summary), content)
+
+
+def _turn(step: Mapping[str, Any], prefix: str, count: int, fold: bool = False) -> Markup:
     t = step["turn"]
     tid = f"{prefix}-t{t}"
     transition, reward, joint = step["transition"], step["reward"], step["joint_output"]
@@ -208,7 +219,7 @@ def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
         "div",
         {"class": "lab-sim__turn"},
         el("h4", None, f"Turn {t} of {count}", id=tid),
-        el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid) for a in step["agents"])),
+        el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid, fold) for a in step["agents"])),
         el(
             "dl",
             {"class": "lab-sim__steps lab-sim__steps--joint"},
@@ -237,8 +248,12 @@ def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
     )
 
 
-def render_episode(result: Mapping[str, Any], prefix: str) -> Markup:
-    """The recorded episode (``result["episode"]``), each step under the exercise's label."""
+def render_episode(result: Mapping[str, Any], prefix: str, *, fold: bool = False) -> Markup:
+    """The recorded episode (``result["episode"]``), each step under the exercise's label.
+
+    With ``fold`` (the lesson's worked example) what repeats opens on demand: each
+    agent's prompt, and every turn after the first.
+    """
     episode = result.get("episode")
     if not episode:
         return Markup()
@@ -248,7 +263,12 @@ def render_episode(result: Mapping[str, Any], prefix: str) -> Markup:
         caption += f" ({describe_params(result['params'])})"
     caption += f". Episode reward: {format_reward(episode.get('episode_reward'))}."
     caption_p = el("p", None, caption, class_="lab-sim__caption", data_lab_episode_caption=True)
-    return join([caption_p, *(_turn(step, prefix, len(turns)) for step in turns)])
+    shown = [_turn(step, prefix, len(turns), fold) for step in turns]
+    if fold and len(shown) > 1:
+        later = f"Turn 2 of {len(turns)}" if len(turns) == 2 else f"Turns 2 to {len(turns)}"
+        summary = f"{later}: the same steps, with the verifier's feedback in each prompt"
+        shown = [shown[0], _fold(summary, join(shown[1:]), fold)]
+    return join([caption_p, *shown])
 
 
 # ------------------------------------------------------------------ summary

@@ -123,16 +123,16 @@ aria-label="Language-model lab settings">
 <h3 id="{p}-curve-title">Reward while training</h3>
 <div class="lm-plot" data-lab-plot></div>
 </div>
-<div class="lm-block" data-lab-seeds hidden></div>
+<div class="lm-block" data-lab-seeds data-lab-html="seeds" hidden></div>
 <div class="lm-block">
 <h3 id="{p}-step-title">One update, up close</h3>
 <p class="lm-caption" data-lab-step-hint hidden>Step shows the next update of the run these \
 settings make: press it again for the one after.</p>
-<div data-lab-step>{shown["step"]}</div>
+<div data-lab-step data-lab-html="step">{shown["step"]}</div>
 </div>
 <div class="lm-block">
 <h3 id="{p}-models-title">The models</h3>
-<div data-lab-models>{shown["before"]}</div>
+<div data-lab-models data-lab-html="models">{shown["before"]}</div>
 </div>
 </div>"""
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.support import CLIPPED, PHONE
 
-PAGES = ["./", "lesson/", "summary/", "references/"]
+PAGES = ["./", "lesson/", "summary/", "references/", "teachers/"]
 SCHEME = "data-md-color-scheme"
 
 

@@ -47,3 +47,10 @@ def test_a_bad_default_fails_the_build_at_its_line(project: Path) -> None:
         "  group_size: 1",
         "`defaults`: group_size: Group size must be a whole number from 2 to 64; got 1.",
     )
+
+
+def test_pythons_slots_are_named_for_the_widget(site: BuiltSite) -> None:
+    """language-models.js puts Python's HTML where data-lab-html names each slot."""
+    html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
+    for slot in ("models", "seeds", "step"):
+        assert html.count(f'data-lab-html="{slot}"') == 1, slot
