@@ -25,6 +25,7 @@ from typing import Any
 
 from mkdocs.utils import get_relative_url
 
+from lab.core.markup import el, join
 from lab.core.params import field_hint
 from lab.lm.model import TokenLM, describe_models, step_language_models
 from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
@@ -88,10 +89,39 @@ def first_update(args: Mapping[str, Any]) -> dict[str, str]:
     """The first update's group and the pretrained models, rendered for the page."""
     p = args["prefix"]
     before = describe_models(TokenLM(), TokenLM(), False)
+    # Labelled as the build's, so the first Step (update 2) visibly moves on from it.
+    built = el(
+        "p",
+        {"class": "lm-caption", "data-lab-step-built": ""},
+        el("strong", None, "Before any Step:"),
+        " update 1 of the run these settings make, computed when this page was built. "
+        "Step shows update 2, then each next one.",
+    )
     return {
-        "step": render_step(step_language_models(args["settings"], 1), p),
+        "step": join([built, render_step(step_language_models(args["settings"], 1), p)]),
         "before": render_models({"before": before}, p),
     }
+
+
+# The thick line's moving average (language-models.js reads it from the key).
+WINDOW = 10
+
+
+def _curve_key() -> str:
+    """What each line of the reward chart is, under it, as text a phone keeps readable."""
+    items = (
+        ("lm-key__raw", "Thin line: the mean reward of each update's group of joint responses."),
+        ("lm-key__mean", f"Thick line: the average of the last {WINDOW} updates' means."),
+        ("lm-key__safe", "Dashed line: the safe reward, what a correct program earns inline."),
+    )
+    return el(
+        "ul",
+        {"class": "lm-key", "data-lab-window": WINDOW},
+        *(
+            el("li", {"class": "lm-key__item"}, el("span", {"class": f"lm-key__swatch {c}"}), text)
+            for c, text in items
+        ),
+    )
 
 
 def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> str:
@@ -122,6 +152,7 @@ aria-label="Language-model lab settings">
 <div class="lm-block" data-lab-curve hidden>
 <h3 id="{p}-curve-title">Reward while training</h3>
 <div class="lm-plot" data-lab-plot></div>
+{_curve_key()}
 </div>
 <div class="lm-block" data-lab-seeds data-lab-html="seeds" hidden></div>
 <div class="lm-block">

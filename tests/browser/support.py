@@ -75,6 +75,16 @@ def open_all_details(page: Page) -> None:
 
 # Elements wider than the screen inside ``root``, outside any horizontal scroller;
 # Material sets overflow-x: hidden on <html>, which would otherwise just clip them.
+# A phone the size the issue's walk used (issue 23: charts readable at 390 px).
+PHONE_390 = {"width": 390, "height": 844}
+# Every chart text under `root` drawn smaller than 12 CSS px: its font size in the
+# SVG's units times the scale the SVG is drawn at (a fixed-size drawing scaled down
+# to a phone shrinks its text with it), rotated text (an axis title) included.
+SMALL_CHART_TEXT = """(root) => [...root.querySelectorAll("svg text")].flatMap((t) => {
+  const { a, b } = t.getScreenCTM();
+  const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(a, b);
+  return size < 12 ? [`${t.textContent}: ${size.toFixed(1)} px`] : [];
+})"""
 CLIPPED = """(root) => {
   const limit = document.documentElement.clientWidth;
   const scrolls = (el) => {
