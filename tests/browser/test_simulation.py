@@ -12,7 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, param_spec, run_experiment, validate_params
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
-from tests.browser.support import CLIPPED, PHONE, summary_sentences
+from tests.browser.support import CLIPPED, PHONE, SMALL_CHART_TEXT, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
@@ -473,6 +473,7 @@ def test_the_lab_fits_a_phone_screen(page: Page) -> None:
     plot = lab.locator("[data-lab-plot]").bounding_box()
     svg = chart(lab).bounding_box()
     assert plot and svg and svg["width"] <= plot["width"] + 1
+    assert lab.evaluate(SMALL_CHART_TEXT) == []
     # Wide tables scroll inside their own box, which a keyboard can reach.
     scroller = lab.locator("[data-lab-partners]")
     expect(scroller).to_have_attribute("tabindex", "0")
