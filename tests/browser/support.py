@@ -485,3 +485,46 @@ def summary_sentences(results: dict[str, Any]) -> list[str]:
     found = re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", render_summary(results))
     assert found, "a summary"
     return [unescape(text) for text in found]
+
+
+# ------------------------------------------------------- the simulation lab's log
+
+# Test-only instrumentation (an init script): when the simulation lab's states
+# change, when Stop is pressed, and how many workers end (performance.now()
+# timestamps, in ms).
+WATCH = """
+(() => {
+  window.__lab = { states: [], terminated: 0, stopClickAt: null, runClickAt: null };
+  const terminate = Worker.prototype.terminate;
+  Worker.prototype.terminate = function () {
+    window.__lab.terminated += 1;
+    return terminate.call(this);
+  };
+  document.addEventListener("click", (event) => {
+    const action = event.target.closest?.("[data-lab-action]")?.dataset.labAction;
+    if (action === "stop") window.__lab.stopClickAt = performance.now();
+    if (action === "run") window.__lab.runClickAt = performance.now();
+  }, true);
+  new MutationObserver((records) => {
+    for (const { target, attributeName } of records) {
+      if (target.dataset?.lab !== "simulation") continue;
+      const value = target.getAttribute(attributeName);
+      window.__lab.states.push([attributeName, value, performance.now()]);
+    }
+  }).observe(document, {
+    subtree: true,
+    attributeFilter: ["data-lab-run", "data-lab-in-code", "data-lab-state"],
+  });
+})();
+"""
+
+
+def lab_log(page: Page) -> dict[str, Any]:
+    return page.evaluate("window.__lab")
+
+
+def when(page: Page, attribute: str, value: str) -> float:
+    """The first time the lab's ``attribute`` became ``value``."""
+    times = [t for name, v, t in lab_log(page)["states"] if name == attribute and v == value]
+    assert times, (attribute, value, lab_log(page)["states"])
+    return times[0]

@@ -158,8 +158,12 @@ export default class LanguageModelsLab extends RunLab {
       "applied to every one of its tokens.";
   }
 
-  stopped() {
+  stopped(err) {
     this.progress.textContent = "";
-    this.say("Stopped. Python was restarted; run again when you like.");
+    this.say(
+      err?.restarted
+        ? "Stopped. Python was restarted; run again when you like."
+        : "Stopped; run again when you like.",
+    );
   }
 }
