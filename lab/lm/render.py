@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lab.core.markup import Markup, el, join, trusted
+from lab.core.movement import MOVING_THRESHOLD
 from lab.core.stats import wilson_interval
 
 __all__ = ["render_models", "render_seeds", "render_step"]
@@ -307,7 +308,10 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 "tr",
                 None,
                 el("th", {"scope": "row"}, METHOD_TEXT[m]),
-                *(el("td", None, _count(t[c], t["seeds"])) for c in ("call", "inline", "optimal")),
+                *(
+                    el("td", None, _count(t[c], t["seeds"]))
+                    for c in ("call", "inline", "optimal", "still_moving")
+                ),
                 el("td", None, names),
                 el("td", None, f"{t['mean_expected_reward']:.2f}"),
             )
@@ -328,8 +332,9 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
         _head(
             "Method",
             "Calls a shared name",
-            "Stuck inlining",
+            "Inlines w * h",
             "Within 2% of the best",
+            "Still moving at the end",
             "Conventions",
             "Mean expected reward",
         ),
@@ -350,9 +355,12 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 {"class": "lm-caption"},
                 _prose(
                     "Each count of seeds comes with its 95% interval (Wilson): the share of all "
-                    "seeds it is consistent with. A pair calls a shared name, or is stuck "
-                    "inlining, by its most likely program; it is within 2% of the best by its "
-                    "exact expected reward, as the simulation lab counts."
+                    "seeds it is consistent with. A pair calls a shared name, or inlines, by its "
+                    "most likely program; it is within 2% of the best by its "
+                    "exact expected reward, as the simulation lab counts; it is still moving "
+                    f"when its play, the distribution of its joint programs, changed by more "
+                    f"than {MOVING_THRESHOLD:g} (total variation) over the last tenth of the "
+                    "updates, as the simulation lab measures."
                 ),
             ),
             el(

@@ -281,7 +281,8 @@ def _cell_name(result: Mapping[str, Any], cell: Sequence[int]) -> str:
 
 
 def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
-    """Where learned and centralized play settled, for results without their own summary."""
+    """What learned and centralized play most likely do, for results without their own summary
+    (which say nothing of whether the play was still moving, so neither does this)."""
     settled, best = result.get("settled_on", {}), result.get("optimum", {})
     learned, centralized = settled.get("learned"), settled.get("centralized")
     if not learned or not centralized or "cells" not in best:
@@ -289,10 +290,8 @@ def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
 
     def where(s: Mapping[str, Any]) -> str:
         name, reward = _cell_name(result, s["cell"]), format_reward(s["reward"])
-        if s["probability"] >= 0.9:
-            return f"settled on {name} (reward {reward})"
         share = format_percent(s["probability"])
-        return f"leans towards {name} (reward {reward}, {share} of the time)"
+        return f"most likely plays {name} (reward {reward}, {share} of the time)"
 
     best_name = " or ".join(_cell_name(result, cell) for cell in best["cells"])
     first = (
@@ -302,8 +301,6 @@ def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
         f"{best_name} (reward {format_reward(best['reward'])})"
     )
     second = f"centralized control {where(centralized)}"
-    if centralized.get("optimal"):
-        second = second.replace("settled on", "found")
     sentences = [f"After {result.get('updates_done', 0)} updates, {first}; {second}."]
     partners = result.get("partners", {})
     if partners.get("held_out_mean") is not None:

@@ -54,6 +54,7 @@ def test_the_seed_table_escapes_what_it_names() -> None:
         "call": 1,
         "inline": 1,
         "broken": 0,
+        "still_moving": 0,
         "conventions": {"<b>area</b>": 1},
         "mean_expected_reward": 0.8,
     }
