@@ -457,7 +457,20 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
     def at(v: float) -> float:
         return (v - lo) / (hi - lo) * 100
 
-    def bar(value: float, group: str) -> Markup:
+    def mark(kind: str, value: float | None) -> Markup:
+        """Where the partner's score stood before training, or the best it could be."""
+        if value is None:
+            return Markup()
+        return el(
+            "span",
+            {
+                "class": f"lab-sim__bar-mark lab-sim__bar-mark--{kind}",
+                "style": f"left: {at(value):.2f}%",
+            },
+        )
+
+    def bar(s: Mapping[str, Any], group: str) -> Markup:
+        value = s.get("score") or 0.0
         style = (
             f"--lab-sim-from: {min(at(0), at(value)):.2f}%; "
             f"--lab-sim-width: {abs(at(value) - at(0)):.2f}%; --lab-sim-zero: {at(0):.2f}%"
@@ -467,6 +480,8 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             {"class": f"lab-sim__bar lab-sim__bar--{group}", "aria-hidden": "true", "style": style},
             el("span", {"class": "lab-sim__bar-fill"}),
             el("span", {"class": "lab-sim__bar-zero"}),
+            mark("before", s.get("score_before_training")),
+            mark("best", s.get("best_response")),
         )
 
     def row(s: Mapping[str, Any], group: str) -> Markup:
@@ -486,7 +501,7 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
                 "td",
                 {"class": "lab-sim__score"},
                 el("span", None, format_reward(s.get("score")), class_="lab-sim__score-value"),
-                bar(s.get("score") or 0.0, group),
+                bar(s, group),
                 el("span", None, "; ".join(notes), class_="lab-sim__before"),
             ),
         )
@@ -516,9 +531,39 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             el("th", None, "Score with the trained agent", scope="col"),
         ),
     )
+
+    # The bars' key: every encoding a bar uses, in words beside a sample of it.
+    def key_item(sample: Markup, text: str) -> Markup:
+        return el("span", {"class": "lab-sim__bar-key-item"}, sample, text)
+
+    swatch = "lab-sim__bar-key-swatch"
+    key = el(
+        "caption",
+        {"class": "lab-sim__bar-key"},
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-swatch--training"}), "training partner"
+        ),
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-swatch--held-out"}),
+            "held-out partner (hatched)",
+        ),
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-mark--before"}), "before training"
+        ),
+        *(
+            [
+                key_item(
+                    el("span", {"class": f"{swatch} lab-sim__bar-key-mark--best"}), "best possible"
+                )
+            ]
+            if any(s.get("best_response") is not None for s in everyone)
+            else []
+        ),
+    )
     return el(
         "table",
         {"class": "lab-sim__partners"},
+        key,
         head,
         group("training", "Training partners", p.get("training", []), p.get("training_mean")),
         group("held-out", "Held-out partners", p.get("held_out", []), p.get("held_out_mean")),

@@ -163,6 +163,14 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     expect(bars.locator('[data-lab-group="held-out"] th[scope="rowgroup"]')).to_contain_text(
         "Held-out partners"
     )
+    # Its key names every encoding: the hatching, the before-training and best marks.
+    key = bars.locator("caption")
+    expect(key).to_be_visible()
+    for word in ("held-out partner (hatched)", "before training", "best possible"):
+        expect(key).to_contain_text(word)
+    expect(bars.locator(".lab-sim__bar-mark--before")).to_have_count(
+        len(partners["training"]) + len(partners["held_out"])
+    )
     for partner in partners["held_out"]:
         row = bars.get_by_role("row").filter(has_text=partner["name"])
         expect(row).to_contain_text(format_reward(partner["score"]))
