@@ -37,7 +37,7 @@ from lab.lm.tokens import (
     tokenize,
     words,
 )
-from lab.lm.training import magrpo_update, train
+from lab.lm.training import magrpo_update, policy_step, train
 
 __all__ = [
     "TokenLM",
@@ -445,11 +445,24 @@ def step_language_models(data: dict[str, Any] | None, update: int) -> dict[str, 
     shown = max(range(len(group)), key=lambda i: (abs(adv[i]), -i))
     s = group[shown]
 
-    def tokens_of(old: TokenLM, new: TokenLM, prompt: str, tokens: Tokens) -> list[dict]:
+    # What this response's own term of the update does, without the rest of the group:
+    # the caption's A x (1 - p) describes this share; the group's other responses push
+    # the same choices too, so "after" (the whole update) can even move the other way.
+    alone_h, alone_m = before_h.copy(), before_m.copy()
+    rate, weighting = params.learning_rate / len(group), params.token_weighting
+    policy_step(alone_h, [(HELPER, s.helper)], [adv[shown]], rate, weighting)
+    policy_step(alone_m, [(s.prompt, s.main)], [adv[shown]], rate, weighting)
+
+    def tokens_of(
+        old: TokenLM, new: TokenLM, alone: TokenLM, prompt: str, tokens: Tokens
+    ) -> list[dict]:
         return [
-            {"token": VOCAB[t], "before": _round(p), "after": _round(q)}
-            for (t, p), (_, q) in zip(
-                old.token_probs(prompt, tokens), new.token_probs(prompt, tokens), strict=True
+            {"token": VOCAB[t], "before": _round(p), "after": _round(q), "alone": _round(r)}
+            for (t, p), (_, q), (_, r) in zip(
+                old.token_probs(prompt, tokens),
+                new.token_probs(prompt, tokens),
+                alone.token_probs(prompt, tokens),
+                strict=True,
             )
         ]
 
@@ -472,7 +485,7 @@ def step_language_models(data: dict[str, Any] | None, update: int) -> dict[str, 
         "sample": {
             "advantage": _round(adv[shown]),
             "reward": s.reward,
-            "helper": tokens_of(before_h, helper, HELPER, s.helper),
-            "main": tokens_of(before_m, main, s.prompt, s.main),
+            "helper": tokens_of(before_h, helper, alone_h, HELPER, s.helper),
+            "main": tokens_of(before_m, main, alone_m, s.prompt, s.main),
         },
     }

@@ -100,13 +100,17 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 None,
                 el("code", None, t["token"]),
                 el("span", {"class": "lm-tokens__p"}, f"{_p(t['before'])} → {_p(t['after'])}"),
+                el("span", {"class": "lm-tokens__alone"}, f"alone {_p(t['alone'])}"),
             )
             for t in items
         ]
         attributes = {
             "class": f"lm-tokens lm-tokens--{direction}",
             "data-strength": _strength(a),
-            "aria-label": f"{who}: each token with its probability before → after",
+            "aria-label": (
+                f"{who}: each token with its probability before → after the group's update, "
+                "then after this response's share alone"
+            ),
         }
         return join(
             [
@@ -128,7 +132,9 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 _num(a / len(sample["helper"]), 3),
                 _prose(f" each, main's {len(sample['main'])} get "),
                 _num(a / len(sample["main"]), 3),
-                _prose(". Each token's logit moves by that share "),
+                _prose(". From this response alone, each token's logit moves by η / G "),
+                TIMES,
+                _prose(" that share "),
             ]
         )
     else:
@@ -136,7 +142,12 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
             [
                 "Every token of both responses gets the same advantage, ",
                 _num(a),
-                _prose(": one number for the whole joint response. Each token's logit moves by A "),
+                _prose(
+                    ": one number for the whole joint response. From this response alone, each "
+                    "token's logit moves by η / G "
+                ),
+                TIMES,
+                " A ",
             ]
         )
     temperature = params.get("temperature", 1.0)
@@ -187,8 +198,14 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 TIMES,
                 " (1 ",
                 MINUS,
-                " p), so a token the model was already sure of barely changes; the uncertain "
-                "choices move.",
+                _prose(
+                    f" p), with η the learning rate ({params['learning_rate']:g}) and G the "
+                    f"group's {n} responses: a token the model was already sure of barely "
+                    "changes; the uncertain choices move. Each token shows its probability "
+                    "before → after the whole group's update, then (alone) after this "
+                    "response's share only: the group's other responses push the same choices "
+                    "too, so the two can differ, even in direction."
+                ),
                 tempered,
             ),
             tokens(sample["helper"], "Helper"),
@@ -198,14 +215,14 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
 
 
 def _biggest_move(items: Sequence[Mapping[str, Any]]) -> Markup:
-    """Which of a response's tokens this update moved most, before and after."""
+    """Which of a response's tokens the whole update moved most, before and after."""
     moves = [abs(t["after"] - t["before"]) for t in items]
     if not moves or max(moves) == 0:
         return _prose("No token's probability changed.")
     t = items[moves.index(max(moves))]
     return join(
         [
-            "Biggest change: ",
+            _prose("Biggest change in the group's update: "),
             el("code", None, t["token"]),
             f", {_p(t['before'])} → {_p(t['after'])}.",
         ]

@@ -42,7 +42,8 @@ def read_params(fence: Fence) -> dict[str, object]:
 
 def episode_html(params: Mapping[str, object]) -> str:
     """The run's recorded episode as HTML (what the build memo keeps)."""
-    return render_episode(run_experiment(params), PREFIX)
+    # Folded: the repeated prompts and the later turns open on demand.
+    return render_episode(run_experiment(params), PREFIX, fold=True)
 
 
 def render_worked_example(params: dict[str, object]) -> str:

@@ -54,10 +54,39 @@ def first_update(args: Mapping[str, Any]) -> dict[str, str]:
     """The first update's group and the pretrained models, rendered for the page."""
     p = args["prefix"]
     before = describe_models(TokenLM(), TokenLM(), False)
+    # Labelled as the build's, so the first Step (update 2) visibly moves on from it.
+    built = el(
+        "p",
+        {"class": "lm-caption", "data-lab-step-built": ""},
+        el("strong", None, "Before any Step:"),
+        " update 1 of the run these settings make, computed when this page was built. "
+        "Step shows update 2, then each next one.",
+    )
     return {
-        "step": render_step(step_language_models(args["settings"], 1), p),
+        "step": join([built, render_step(step_language_models(args["settings"], 1), p)]),
         "before": render_models({"before": before}, p),
     }
+
+
+# The thick line's moving average (language-models.js reads it from the key).
+WINDOW = 10
+
+
+def _curve_key() -> Markup:
+    """What each line of the reward chart is, under it, as text a phone keeps readable."""
+    items = (
+        ("lm-key__raw", "Thin line: the mean reward of each update's group of joint responses."),
+        ("lm-key__mean", f"Thick line: the average of the last {WINDOW} updates' means."),
+        ("lm-key__safe", "Dashed line: the safe reward, what a correct program earns inline."),
+    )
+    return el(
+        "ul",
+        {"class": "lm-key", "data-lab-window": WINDOW},
+        *(
+            el("li", {"class": "lm-key__item"}, el("span", {"class": f"lm-key__swatch {c}"}), text)
+            for c, text in items
+        ),
+    )
 
 
 def _block(title_id: str, title: str, *children: object, **named: Any) -> Markup:
@@ -136,10 +165,15 @@ def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> Markup:
             "\n",
             el("div", {"class": "lm-plot", "data-lab-plot": True}),
             "\n",
+            _curve_key(),
+            "\n",
             data_lab_curve=True,
             hidden=True,
         ),
-        el("div", {"class": "lm-block", "data-lab-seeds": True, "hidden": True}),
+        el(
+            "div",
+            {"class": "lm-block", "data-lab-seeds": True, "data-lab-html": "seeds", "hidden": True},
+        ),
         _block(
             f"{p}-step-title",
             "One update, up close",
@@ -152,14 +186,18 @@ def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> Markup:
             ),
             "\n",
             # Rendered by lab.lm.render through the markup builder; the memo hands back text.
-            el("div", {"data-lab-step": True}, trusted(shown["step"])),
+            el("div", {"data-lab-step": True, "data-lab-html": "step"}, trusted(shown["step"])),
             "\n",
         ),
         _block(
             f"{p}-models-title",
             "The models",
             "\n",
-            el("div", {"data-lab-models": True}, trusted(shown["before"])),
+            el(
+                "div",
+                {"data-lab-models": True, "data-lab-html": "models"},
+                trusted(shown["before"]),
+            ),
             "\n",
         ),
     )

@@ -24,6 +24,11 @@ to ``assets/lab/exercises/<id>.json`` for the Python checker
 renders the block as plain markup that reads as a complete exercise without
 JavaScript; ``assets/lab/widgets/mapping.js`` enhances it. Texts are plain text,
 not Markdown.
+
+Under the author's prompt every exercise shows the site's own instruction for
+the enhanced widget (:data:`INSTRUCTION`), marked as an editor's note: the
+widget moves concepts onto parts, whatever the prompt says, and a phone or
+keyboard reader needs to be told how.
 """
 
 from __future__ import annotations
@@ -39,6 +44,15 @@ from lesson_hooks.fences.base import Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/exercises"
+# How mapping.js is used, the same for every exercise (so no block restates it);
+# shown only once it has enhanced the exercise (mapping.css).
+INSTRUCTION = (
+    "Tap or click a concept, then the part it names; or drag the concept onto the part. "
+    "A placed concept can be picked up again and moved to another part or back to the "
+    "concepts. By keyboard: Tab to a concept and press Enter or Space to pick it up, Tab "
+    "to a part and press Enter to place it there; Delete on a part returns its concept, "
+    "and Escape cancels a pick."
+)
 MIN_CONCEPTS = 2
 
 _EXERCISE_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
@@ -193,6 +207,15 @@ def read_exercise(fence: Fence) -> Exercise:
     return _ExerciseReader(fence).read()
 
 
+def _instruction(prefix: str) -> Markup:
+    return el(
+        "p",
+        {"class": "lab-mapping__instructions lesson-editor-note", "id": f"{prefix}-instructions"},
+        el("em", None, "Editor's note:"),
+        f" {INSTRUCTION}",
+    )
+
+
 def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
     """Plain markup that reads as the whole exercise; mapping.js enhances it."""
     prefix = f"lab-{exercise.id}"
@@ -237,6 +260,8 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         spec_url,
         "\n",
         el("p", {"class": "lab-mapping__prompt", "id": f"{prefix}-prompt"}, exercise.prompt),
+        "\n",
+        _instruction(prefix),
         "\n",
         el(
             "ul",

@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from lab import ParamError, param_spec, run_experiment, validate_params
 from lab.core.params import field_hint
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
-from tests.browser.support import CLIPPED, PHONE, summary_sentences
+from tests.browser.support import CLIPPED, PHONE, SMALL_CHART_TEXT, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
@@ -162,6 +162,14 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     )
     expect(bars.locator('[data-lab-group="held-out"] th[scope="rowgroup"]')).to_contain_text(
         "Held-out partners"
+    )
+    # Its key names every encoding: the hatching, the before-training and best marks.
+    key = bars.locator("caption")
+    expect(key).to_be_visible()
+    for word in ("held-out partner (hatched)", "before training", "best possible"):
+        expect(key).to_contain_text(word)
+    expect(bars.locator(".lab-sim__bar-mark--before")).to_have_count(
+        len(partners["training"]) + len(partners["held_out"])
     )
     for partner in partners["held_out"]:
         row = bars.get_by_role("row").filter(has_text=partner["name"])
@@ -492,6 +500,7 @@ def test_the_lab_fits_a_phone_screen(page: Page) -> None:
     plot = lab.locator("[data-lab-plot]").bounding_box()
     svg = chart(lab).bounding_box()
     assert plot and svg and svg["width"] <= plot["width"] + 1
+    assert lab.evaluate(SMALL_CHART_TEXT) == []
     # Wide tables scroll inside their own box, which a keyboard can reach.
     scroller = lab.locator("[data-lab-partners]")
     expect(scroller).to_have_attribute("tabindex", "0")

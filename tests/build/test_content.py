@@ -22,6 +22,8 @@ PAGES = {
     "summary": "summary/",
     "glossary": "glossary/",
     "references": "references/",
+    "language-models": "language-models/",
+    "teachers": "teachers/",
 }
 # Hosts that only ever stand in for a real address (RFC 2606, RFC 6761, GitHub's example).
 PLACEHOLDER_HOSTS = re.compile(r"(^|\.)(example\.(com|org|net|github\.io)|invalid|test|localhost)$")

@@ -325,6 +325,18 @@ def test_a_step_call_renders_the_group_escaped() -> None:
     assert bad["fields"]["update"].startswith("The update to show must be a whole number")
 
 
+def test_a_steps_response_alone_raises_every_token_under_a_positive_advantage() -> None:
+    """Alone, a response's term raises each of its tokens by A x (1 - p) on the logit; the
+    whole group's update can move one the other way (update 2's ``rect``, issue 23)."""
+    step = step_language_models({}, 2)
+    sample = step["sample"]
+    assert sample["advantage"] > 0
+    for t in sample["helper"] + sample["main"]:
+        assert t["alone"] > t["before"], t
+    rect = sample["helper"][1]
+    assert rect["after"] < rect["before"] < rect["alone"]
+
+
 # ------------------------------------------------------------------ still moving
 
 
