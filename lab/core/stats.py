@@ -1,4 +1,5 @@
-"""Counts of seeds with their uncertainty: the 95% Wilson score interval, and its words.
+"""Results over seeds with their uncertainty: the 95% Wilson score interval of a
+count and its words, and the spread of learning curves (quartiles, a band).
 
 A count of seeds is a sample: 10 of 20 seeds says the rate over *all* seeds is
 somewhere around a half, not that it is a half. Wilson's interval (Wilson,
@@ -9,8 +10,19 @@ approximation does not; it is what every count on the pages comes with.
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["Z_95", "describe_count", "wilson_interval"]
+__all__ = [
+    "BAND_POINTS",
+    "Z_95",
+    "band",
+    "band_updates",
+    "describe_count",
+    "quartiles",
+    "wilson_interval",
+]
 
 #: The standard normal quantile for a two-sided 95% interval.
 Z_95 = 1.959963984540054
@@ -43,3 +55,37 @@ def describe_count(successes: int, trials: int, unit: str = "seeds", *, aside: b
     if aside:
         return f"{successes} of {trials} {unit} ({interval})"
     return f"{successes} of {trials} {unit}; {interval}"
+
+
+def quartiles(values: Sequence[float]) -> dict[str, float]:
+    """The spread of ``values``: min, q1, median, q3, max (inclusive quartiles)."""
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        q1 = median = q3 = ordered[0]
+    else:
+        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    return {"min": ordered[0], "q1": q1, "median": median, "q3": q3, "max": ordered[-1]}
+
+
+#: A band of learning curves across seeds has at most this many points.
+BAND_POINTS = 100
+
+
+def band_updates(length: int, points: int = BAND_POINTS) -> list[int]:
+    """The updates (1-based) a band of curves ``length`` long is drawn at: every k-th, the last."""
+    every = max(1, math.ceil(length / points))
+    updates = list(range(every, length + 1, every))
+    if updates[-1] != length:
+        updates.append(length)
+    return updates
+
+
+def band(curves: Sequence[Sequence[float]], updates: Sequence[int]) -> dict[str, Any]:
+    """Learning curves across seeds at ``updates`` (1-based): their median and quartiles."""
+    q1, median, q3 = [], [], []
+    for u in updates:
+        spread = quartiles([c[u - 1] for c in curves])
+        q1.append(spread["q1"])
+        median.append(spread["median"])
+        q3.append(spread["q3"])
+    return {"q1": q1, "median": median, "q3": q3}

@@ -20,7 +20,7 @@ from typing import Any
 
 from lab.core.movement import MOVING_THRESHOLD, checkpoint, describe_movement, is_moving
 from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
-from lab.core.stats import describe_count, wilson_interval
+from lab.core.stats import band, band_updates, describe_count, wilson_interval
 from lab.lm.expected import expected_reward, play_change
 from lab.lm.interpreter import BROKEN, CALL, INLINE, reward, verify
 from lab.lm.params import LMParams, validate_lm_params
@@ -182,18 +182,24 @@ def seed_outcome(params: LMParams, method: str) -> dict[str, Any]:
     ``run_language_models`` is made of these (and of :func:`tally_seeds`); a check over
     many seeds may call them directly, to share a method's runs between settings.
     """
+    return _trained(params, method)[0]
+
+
+def _trained(params: LMParams, method: str) -> tuple[dict[str, Any], list[float]]:
+    """One method's outcome for ``params.seed`` and its reward curve (the pair's, or for
+    agents trained alone, the helper's run)."""
     stream, learners, communication = METHODS[method]
     at = checkpoint(params.updates)
     if method == "trained_alone":
         alone = train(params, stream, learners=learners, keep_at=at)
         partner = train(params, 2, learners=(MAIN,), keep_at=at)
-        helper, main = alone.helper, partner.main
+        helper, main, curve = alone.helper, partner.main, alone.curve
         assert alone.at_checkpoint and partner.at_checkpoint
         kept = (alone.at_checkpoint[0], partner.at_checkpoint[1])
     else:
         run = train(params, stream, learners, communication, keep_at=at)
-        helper, main, kept = run.helper, run.main, run.at_checkpoint
-    return outcome(helper, main, params, communication, kept)
+        helper, main, kept, curve = run.helper, run.main, run.at_checkpoint, run.curve
+    return outcome(helper, main, params, communication, kept), curve
 
 
 #: The progress phase each comparison reports (the page's words for it).
@@ -215,9 +221,12 @@ def _methods(params: LMParams) -> tuple[str, ...]:
 def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict[str, Any]:
     """Every method for one seed; ``detail`` adds the curves and the models."""
     if not detail:
+        learned, curve = _trained(params, "learned")
         return {
             "seed": params.seed,
-            **{m: seed_outcome(params, m) for m in _methods(params)},
+            "learned": learned,
+            **{m: seed_outcome(params, m) for m in _methods(params)[1:]},
+            "curve": [_round(x) for x in curve],
         }
     every = max(1, params.updates // 40)
     curve_points: list[float] = []  # rounded once each, not again in every report
@@ -420,8 +429,12 @@ def run_language_models(
         "movement": _movement_json(params, first),
         "seeds": None,
     }
+    result["curve_band"] = None
     if params.seeds > 1:
         result["seeds"] = tally_seeds(params, runs)
+        updates = band_updates(params.updates)
+        curves = [r["curve"] for r in runs]
+        result["curve_band"] = {"seeds": len(runs), "updates": updates, **band(curves, updates)}
     result["summary"] = summarize(result)
     return result
 

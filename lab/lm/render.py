@@ -296,8 +296,48 @@ def _count(successes: int, trials: int) -> Markup:
     )
 
 
-def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
-    """The many-seed distribution: each count with its interval, and each seed's outcome."""
+#: The reward curve across seeds as a table has about this many rows (and the last update).
+BAND_TABLE_ROWS = 20
+
+
+def render_band_table(band: Mapping[str, Any], first: int) -> Markup:
+    """The reward curve across seeds (a result's ``curve_band``) as a table: at every nth
+    update drawn, the median of the seeds' group means and their interquartile range."""
+    updates = band["updates"]
+    every = max(1, -(-len(updates) // BAND_TABLE_ROWS))
+    picks = list(range(every - 1, len(updates), every))
+    if picks[-1] != len(updates) - 1:
+        picks.append(len(updates) - 1)
+    rows = (
+        el(
+            "tr",
+            None,
+            el("th", {"scope": "row"}, updates[k]),
+            el("td", None, f"{band['median'][k]:.2f}"),
+            el("td", None, f"{band['q1'][k]:.2f} to {band['q3'][k]:.2f}"),
+        )
+        for k in picks
+    )
+    last = first + band["seeds"] - 1
+    return el(
+        "table",
+        {"class": "lm-seeds", "data-lab-curve-band": True},
+        el(
+            "caption",
+            None,
+            f"Across seeds {first} to {last}: the median of each update's group mean reward, "
+            "and its interquartile range (half the seeds lie in it).",
+        ),
+        _head("Update", "Median", "Middle half of the seeds"),
+        el("tbody", None, *rows),
+    )
+
+
+def render_seeds(
+    seeds: Mapping[str, Any], prefix: str, band: Mapping[str, Any] | None = None
+) -> Markup:
+    """The many-seed distribution: each count with its interval, each seed's outcome, and
+    (given the result's ``curve_band``) the reward curve across seeds as a table."""
     methods = [m for m in METHOD_TEXT if seeds.get(m)]
     rows = []
     for m in methods:
@@ -373,5 +413,13 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 ),
                 _scroll("Each seed", each),
             ),
+            el(
+                "details",
+                None,
+                el("summary", None, "The reward curve across seeds as a table"),
+                _scroll("Reward curve across seeds", render_band_table(band, first)),
+            )
+            if band
+            else None,
         ]
     )

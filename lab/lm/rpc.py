@@ -29,7 +29,11 @@ def _run(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
         models = {"before": result["before"], "after": result["after"]}
         result["html"] = {
             "models": render_models(models, prefix),
-            "seeds": render_seeds(result["seeds"], prefix) if result["seeds"] else "",
+            "seeds": (
+                render_seeds(result["seeds"], prefix, result["curve_band"])
+                if result["seeds"]
+                else ""
+            ),
         }
     return result
 

@@ -61,7 +61,6 @@ import dataclasses
 import itertools
 import math
 import random
-import statistics
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -75,7 +74,7 @@ from lab.core.movement import (
     total_variation,
 )
 from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
-from lab.core.stats import describe_count, wilson_interval
+from lab.core.stats import band, band_updates, describe_count, quartiles, wilson_interval
 from lab.sim.params import ParamError, SimParams, param_spec, validate_params
 from lab.sim.task import (
     DEFAULT_HELD_OUT_PARTNERS,
@@ -971,15 +970,6 @@ class Experiment:
         }
 
 
-def _quartiles(values: Sequence[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    if len(ordered) == 1:
-        q1 = median = q3 = ordered[0]
-    else:
-        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
-    return {"min": ordered[0], "q1": q1, "median": median, "q3": q3, "max": ordered[-1]}
-
-
 def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Per method, over the seeds run: how many reached the optimum (with its 95% Wilson
     interval, as fractions), how many were still moving at the end, and the spread."""
@@ -994,36 +984,22 @@ def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "interval": list(wilson_interval(reached, count)),
             "still_moving": moving,
             "mean": math.fsum(values) / len(values),
-            **_quartiles(values),
+            **quartiles(values),
         }
     return {"count": count, "methods": per_method}
 
 
-#: The band of learning curves across seeds has at most this many points.
-BAND_POINTS = 100
-
-
 def curve_band(curves: Sequence[Mapping[str, Sequence[float]]]) -> dict[str, Any] | None:
     """Each method's learning curve across seeds: median and quartiles, at up to
-    :data:`BAND_POINTS` updates (every k-th, and the last); None for fewer than 2 seeds."""
+    :data:`lab.core.stats.BAND_POINTS` updates (every k-th, and the last); None for fewer
+    than 2 seeds."""
     if len(curves) < 2:
         return None
     n = min(len(c[m]) for c in curves for m in METHODS)
     if n == 0:
         return None
-    every = max(1, math.ceil(n / BAND_POINTS))
-    updates = list(range(every, n + 1, every))
-    if updates[-1] != n:
-        updates.append(n)
-    methods = {}
-    for m in METHODS:
-        q1, median, q3 = [], [], []
-        for u in updates:
-            spread = _quartiles([c[m][u - 1] for c in curves])
-            q1.append(spread["q1"])
-            median.append(spread["median"])
-            q3.append(spread["q3"])
-        methods[m] = {"q1": q1, "median": median, "q3": q3}
+    updates = band_updates(n)
+    methods = {m: band([c[m] for c in curves], updates) for m in METHODS}
     return {"seeds": len(curves), "updates": updates, "methods": methods}
 
 

@@ -79,6 +79,13 @@ def _curve_key() -> Markup:
         ("lm-key__mean", f"Thick line: the average of the last {WINDOW} updates' means."),
         ("lm-key__safe", "Dashed line: the safe reward, what a correct program earns inline."),
     )
+    # The band's entry: shown, and its words filled in, by a run over several seeds.
+    band = el(
+        "li",
+        {"class": "lm-key__item", "data-lab-band-key": True, "hidden": True},
+        el("span", {"class": "lm-key__swatch lm-key__band"}),
+        el("span", {"data-lab-band-text": True}),
+    )
     return el(
         "ul",
         {"class": "lm-key", "data-lab-window": WINDOW},
@@ -86,6 +93,7 @@ def _curve_key() -> Markup:
             el("li", {"class": "lm-key__item"}, el("span", {"class": f"lm-key__swatch {c}"}), text)
             for c, text in items
         ),
+        band,
     )
 
 

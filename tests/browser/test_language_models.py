@@ -157,6 +157,24 @@ def test_many_seeds_show_their_distribution(page: Page) -> None:
     expect(seeds.locator("tbody tr").first).to_contain_text(
         f"{tally['optimal']} of {tally['seeds']}"
     )
+    # The reward chart: the band across the 3 seeds under seed 0's lines, and its key.
+    chart = lab.locator("[data-lab-plot] svg")
+    expect(chart.locator('[data-lab-band="learned"]')).to_have_count(1)
+    expect(chart.locator('[data-lab-median="learned"]')).to_have_count(1)
+    key = lab.locator("[data-lab-band-key]")
+    expect(key).to_be_visible()
+    expect(key).to_contain_text("middle half of 3 seeds")
+    expect(key).to_contain_text("seed 0's")
+    # Its table alternative, with CPython's numbers.
+    band = expected["curve_band"]
+    seeds.get_by_text("The reward curve across seeds as a table").click()
+    last = seeds.locator("[data-lab-curve-band] tbody tr").last
+    expect(last).to_contain_text(f"{band['median'][-1]:.2f}")
+
+    # One seed: no band, and the key says nothing of one.
+    run_as_cpython(lab, seeds="1")
+    expect(chart.locator("[data-lab-band]")).to_have_count(0)
+    expect(key).to_be_hidden()
 
 
 def test_bad_settings_are_refused_by_python_next_to_their_fields(page: Page) -> None:
@@ -233,7 +251,7 @@ def test_on_a_phone_the_reward_chart_has_readable_labelled_axes_and_its_key(page
     expect(chart.locator("text", has_text=re.compile(r"^0\.5$"))).to_have_count(1)  # a y tick
     key = lab.locator(".lm-key")
     expect(key).to_be_visible()
-    expect(key.locator("li")).to_have_text(
+    expect(key.locator("li:visible")).to_have_text(
         [re.compile("^Thin line: "), re.compile("^Thick line: "), re.compile("^Dashed line: ")]
     )
     box, plot = chart.bounding_box(), lab.locator("[data-lab-plot]").bounding_box()

@@ -28,8 +28,13 @@ function movingAverage(values, window) {
   });
 }
 
-/** The reward curve: each update's group mean, its moving average, and the reference lines. */
-function curve({ rewards, updates, safe, window }, plotWidth) {
+/**
+ * The reward curve: each update's group mean, its moving average, and the reference lines;
+ * with more than one seed, the band across seeds (Python's result.curve_band: the seeds'
+ * group means at up to 100 updates) shaded between q1 and q3, its median a dotted line, under
+ * the first seed's lines.
+ */
+function curve({ rewards, updates, safe, window, band = null }, plotWidth) {
   const width = Math.max(240, plotWidth);
   const height = Math.round(Math.min(300, Math.max(220, width * 0.45)));
   const inner = width - MARGIN.left - MARGIN.right;
@@ -41,6 +46,7 @@ function curve({ rewards, updates, safe, window }, plotWidth) {
         `last ${Math.min(window, rewards.length)} groups is ${average.at(-1).toFixed(2)} ` +
         `(safe reward ${safe}, optimum 1).`;
   const points = (values) => values.map((r, i) => [i + 1, r]);
+  const at = (values) => band.updates.map((u, k) => [u, values[k]]);
   const xTicks = niceTicks(0, updates, Math.max(2, Math.min(6, Math.floor(inner / 70))));
   return {
     width,
@@ -58,7 +64,25 @@ function curve({ rewards, updates, safe, window }, plotWidth) {
       y: { ticks: Y_TICKS, title: "Group's mean reward" },
     },
     references: [{ value: safe, className: "lm-chart__safe", label: `safe ${safe}` }],
+    areas: band
+      ? [
+          {
+            className: "lm-chart__band",
+            points: band.updates.map((u, k) => [u, band.q1[k], band.q3[k]]),
+            attributes: { "data-lab-band": "learned" },
+          },
+        ]
+      : [],
     lines: [
+      ...(band
+        ? [
+            {
+              className: "lm-chart__median",
+              points: at(band.median),
+              attributes: { "data-lab-median": "learned" },
+            },
+          ]
+        : []),
       { className: "lm-chart__raw", points: points(rewards) },
       { className: "lm-chart__mean", points: points(average) },
     ],
@@ -70,6 +94,7 @@ export default class LanguageModelsLab extends RunLab {
   #curve;
   #chart;
   #window;
+  #bandKey; // the key's entry for the band across seeds, shown while a band is drawn
   #seeds;
   #nextUpdate = 1;
   #stepKey = null; // the settings the Step counter belongs to
@@ -90,6 +115,7 @@ export default class LanguageModelsLab extends RunLab {
     this.#chart = new LineChart(root.querySelector("[data-lab-plot]"), curve, { fits: true });
     // The key's window (the fence's markup) is the one the thick line averages over.
     this.#window = Number(this.#curve.querySelector("[data-lab-window]").dataset.labWindow);
+    this.#bandKey = this.#curve.querySelector("[data-lab-band-key]");
     this.#seeds = root.querySelector("[data-lab-seeds]");
     root.querySelector("[data-lab-step-hint]").hidden = false;
     this.button("step").addEventListener("click", () => this.#step(), { signal: this.signal });
@@ -108,6 +134,7 @@ export default class LanguageModelsLab extends RunLab {
   progressed(partial, params) {
     if (partial.phase === "learned") {
       this.#curve.hidden = false;
+      this.#bandKey.hidden = true;
       const safe = Number(params.safe_reward);
       const data = { rewards: partial.mean_reward, updates: partial.updates, safe };
       this.#chart.set({ ...data, window: this.#window });
@@ -122,9 +149,16 @@ export default class LanguageModelsLab extends RunLab {
   finished(result) {
     const p = result.params;
     this.#curve.hidden = false;
-    const data = { rewards: result.curve, updates: p.updates, safe: p.safe_reward };
+    const band = result.curve_band ?? null;
+    const data = { rewards: result.curve, updates: p.updates, safe: p.safe_reward, band };
     this.#chart.set({ ...data, window: this.#window });
     this.#chart.flush();
+    this.#bandKey.hidden = !band;
+    if (band) {
+      this.#bandKey.querySelector("[data-lab-band-text]").textContent =
+        `Shaded: the middle half of ${band.seeds} seeds' group means at each update; dotted ` +
+        `line: their median. The thin and thick lines are seed ${p.seed}'s.`;
+    }
     this.progress.textContent = "";
     this.fill(result.html);
     this.#seeds.hidden = !result.html.seeds;

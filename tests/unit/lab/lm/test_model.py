@@ -9,7 +9,7 @@ import random
 import pytest
 
 from lab import rpc
-from lab.core.stats import wilson_interval
+from lab.core.stats import quartiles, wilson_interval
 from lab.lm.expected import expected_reward, play_change
 from lab.lm.interpreter import CALL, INLINE, TEST_INPUTS, parse, verify, viable
 from lab.lm.model import reaches_optimum, run_language_models, step_language_models
@@ -373,3 +373,19 @@ def test_over_seeds_the_tally_counts_the_pairs_still_moving_with_its_interval() 
     assert 0 <= tally["still_moving"] <= 4
     assert tally["in_words"]["still_moving"].startswith(f"{tally['still_moving']} of 4 seeds;")
     assert f"over the last 2): {tally['in_words']['still_moving']}." in result["summary"]
+
+
+def test_over_seeds_the_reward_curve_comes_with_its_band_across_seeds() -> None:
+    settings = {**QUICK, "seeds": 4}
+    result = run_language_models(settings)
+    band = result["curve_band"]
+    assert band["seeds"] == 4
+    assert band["updates"][-1] == result["params"]["updates"]
+    # Each seed's learned curve is the curve a one-seed run with that seed draws.
+    curves = [run_language_models({**QUICK, "seed": seed})["curve"] for seed in range(4)]
+    for k, update in enumerate(band["updates"]):
+        spread = quartiles([c[update - 1] for c in curves])
+        assert band["median"][k] == pytest.approx(spread["median"])
+        assert band["q1"][k] <= band["median"][k] <= band["q3"][k]
+        assert band["q1"][k] == pytest.approx(spread["q1"])
+    assert run_language_models(QUICK)["curve_band"] is None

@@ -110,3 +110,15 @@ def test_a_steps_caption_names_the_arithmetic_of_the_numbers_it_shows() -> None:
         '<span class="lm-tokens__p">0.383 → 0.374</span>'
         '<span class="lm-tokens__alone">alone 0.420</span>'
     ) in html
+
+
+def test_over_seeds_the_reward_curve_band_is_also_a_table() -> None:
+    result = run_language_models({"updates": 30, "compare_alone": False, "seeds": 3})
+    html = render_seeds(result["seeds"], PREFIX, result["curve_band"])
+    table = re.search(r"<table[^>]*data-lab-curve-band[^>]*>.*?</table>", html, re.S)
+    assert table, "no band table"
+    band = result["curve_band"]
+    last = band["updates"][-1]
+    assert f'<th scope="row">{last}</th><td>{band["median"][-1]:.2f}</td>' in table[0]
+    assert "Across seeds 0 to 2" in table[0]
+    assert "data-lab-curve-band" not in render_seeds(result["seeds"], PREFIX)
