@@ -42,6 +42,7 @@ __all__ = [
     "fill_report",
     "matching_options",
     "run_task",
+    "seeds_text",
     "task_outcome",
     "task_params",
 ]
@@ -309,11 +310,39 @@ def _quoted(text: str) -> str:
     return f"\N{LEFT DOUBLE QUOTATION MARK}{plain}\N{RIGHT DOUBLE QUOTATION MARK}"
 
 
+def _is_count(value: Any, count: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= count
+
+
+def seeds_text(result: Mapping[str, Any]) -> str | None:
+    """Over a run of several seeds, how many reached the optimum, per method, with the
+    95% interval: the card's count beside its outcome. None for one seed, or for a lab
+    whose result does not count the optimum per method (``seeds.methods.<m>``)."""
+    seeds = result.get("seeds")
+    if not isinstance(seeds, Mapping) or not isinstance(seeds.get("methods"), Mapping):
+        return None
+    count = seeds.get("count")
+    if not isinstance(count, int) or count < 2:
+        return None
+    # The result names its methods in order (``methods``: id and label); else their ids.
+    listed = result.get("methods")
+    labels = {str(m["id"]): str(m.get("label", m["id"])) for m in listed} if listed else {}
+    parts = [
+        f"{labels.get(m, m)} in {describe_count(tally['reached_optimum'], count, aside=True)}"
+        for m, tally in seeds["methods"].items()
+        if _is_count(tally.get("reached_optimum"), count)
+    ]
+    if not parts:
+        return None
+    return f"Over {count} seeds, the optimum was reached by " + "; ".join(parts) + "."
+
+
 def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]) -> dict[str, Any]:
     """What the reader is told after running the task: their prediction against the run.
 
-    Returns ``{"text", "report", "matched": [option indices], "right": bool}``;
-    ``right`` says whether the reader's prediction describes the run.
+    Returns ``{"text", "report", "matched": [option indices], "right": bool, "seeds"}``;
+    ``right`` says whether the reader's prediction describes the run, ``seeds`` is
+    :func:`seeds_text` (None for a single seed).
     """
     options = spec["options"]
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(options):
@@ -328,4 +357,10 @@ def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]
     else:
         verdict = "None of the predictions describes this run."
     text = f"You predicted {_quoted(options[choice]['text'])} \N{EM DASH} {report}. {verdict}"
-    return {"text": text, "report": report, "matched": matched, "right": right}
+    return {
+        "text": text,
+        "report": report,
+        "matched": matched,
+        "right": right,
+        "seeds": seeds_text(result),
+    }

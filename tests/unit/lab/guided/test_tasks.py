@@ -12,6 +12,7 @@ from lab.guided.tasks import (
     check_report,
     evaluate,
     fill_report,
+    seeds_text,
     task_outcome,
     task_params,
 )
@@ -146,7 +147,37 @@ def test_the_outcome_says_the_prediction_holds_when_the_run_bears_it_out() -> No
         "report": "the learned agents reached 11 in 1 of 3 seeds",
         "matched": [1],
         "right": True,
+        "seeds": "Over 3 seeds, the optimum was reached by learned in 1 of 3 seeds (somewhere "
+        "between 6% and 79% of all seeds); centralized in 3 of 3 seeds (somewhere between 44% "
+        "and 100% of all seeds).",
     }
+
+
+def test_the_seeds_count_names_the_methods_as_the_result_does() -> None:
+    result = {
+        **RESULT,
+        "methods": [
+            {"id": "learned", "label": "Learned collaboration (MAGRPO)"},
+            {"id": "centralized", "label": "Centralized"},
+        ],
+    }
+    assert seeds_text(result) == (
+        "Over 3 seeds, the optimum was reached by Learned collaboration (MAGRPO) in 1 of 3 "
+        "seeds (somewhere between 6% and 79% of all seeds); Centralized in 3 of 3 seeds "
+        "(somewhere between 44% and 100% of all seeds)."
+    )
+
+
+@pytest.mark.parametrize(
+    "seeds",
+    [
+        None,  # a single-seed run
+        {"count": 1, "methods": {"learned": {"reached_optimum": 1}}},
+        {"learned": {"in_words": {}}},  # a lab that counts otherwise (the language models)
+    ],
+)
+def test_a_run_without_a_count_of_seeds_has_no_seeds_line(seeds: object) -> None:
+    assert seeds_text({**RESULT, "seeds": seeds}) is None
 
 
 def test_the_outcome_names_what_happened_when_the_prediction_was_wrong() -> None:
