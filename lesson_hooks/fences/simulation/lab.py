@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from lab import run_experiment
+from lab.core.markup import Markup, el, join, trusted, void
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
@@ -30,18 +30,21 @@ from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import SIMULATION_STYLESHEET
 
 
-def render_legend(labels: Mapping[str, str]) -> str:
+def render_legend(labels: Mapping[str, str]) -> Markup:
     """The curve's legend, ``labels`` naming each method; the page reads the names from it."""
-    items = "".join(
-        f'<li data-lab-series="{escape(m)}"><svg class="lab-sim__swatch" viewBox="0 0 32 8" '
-        f'aria-hidden="true"><line x1="2" y1="4" x2="30" y2="4"/></svg>'
-        f"<span>{escape(label)}</span></li>"
+    swatch = el(
+        "svg",
+        {"class": "lab-sim__swatch", "viewBox": "0 0 32 8", "aria-hidden": "true"},
+        el("line", {"x1": 2, "y1": 4, "x2": 30, "y2": 4}),
+    )
+    items = join(
+        el("li", {"data-lab-series": m}, swatch, el("span", None, label))
         for m, label in labels.items()
     )
-    return f'<ul class="lab-sim__legend" data-lab-legend>{items}</ul>'
+    return el("ul", {"class": "lab-sim__legend", "data-lab-legend": True}, items)
 
 
-def _check_slots(html: str) -> str:
+def _check_slots(html: Markup) -> Markup:
     """Every part :func:`lab.sim.render.render_results` fills has exactly one place in ``html``."""
     for slot in SLOTS:
         count = len(re.findall(rf'data-lab-html="{re.escape(slot)}"', html))
@@ -58,7 +61,39 @@ def default_run(args: Mapping[str, Any]) -> dict[str, Any]:
     return {"labels": method_labels(results), "episode": render_episode(results, args["prefix"])}
 
 
-def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> str:
+def _block(p: str, chart: str, title: str, *children: object) -> Markup:
+    """One chart's block in the results: its heading, then its parts, a line each."""
+    lines = [el("h3", {"id": f"{p}-{chart}-title"}, title), *children]
+    return el(
+        "div",
+        {"class": "lab-sim__block", "data-lab-chart": chart},
+        "\n",
+        join(lines, "\n"),
+        "\n",
+    )
+
+
+def _slot(tag: str, name: str, attributes: Mapping[str, Any], *children: object) -> Markup:
+    """An element Python's rendered part ``name`` fills (``data-lab-html``)."""
+    return el(tag, {**attributes, "data-lab-html": name}, *children)
+
+
+def _scroll(name: str, label: str, marker: str) -> Markup:
+    """A slot whose content may be wider than the page: it scrolls, by keyboard too."""
+    return el(
+        "div",
+        {
+            "class": "lab-sim__scroll",
+            marker: True,
+            "data-lab-html": name,
+            "tabindex": "0",
+            "role": "region",
+            "aria-label": label,
+        },
+    )
+
+
+def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> Markup:
     """The whole lab: fallback note, form, status, results regions and the transcript.
 
     ``stylesheet`` is the lab's CSS as the page reaches it. It is linked from
@@ -66,54 +101,128 @@ def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> s
     """
     p = lab.prefix
     shown = memoized(default_run, {"params": lab.params.to_json(), "prefix": p})
-    return _check_slots(f"""<div class="lab lab-sim" id="{p}" data-lab="simulation" \
-data-lab-id="{lab.id}" data-lab-run="idle">
-<link rel="stylesheet" href="{escape(stylesheet)}">
-<div class="lab-sim__fallback" data-lab-fallback>
-<p><strong>This lab needs JavaScript.</strong> It trains the agents in Python, inside your \
-browser. Without JavaScript the controls and charts cannot appear; the explanations on this page \
-describe what they show, and the episode below was recorded with the lab's default settings when \
-the page was built.</p>
-</div>
-{render_form(lab)}
-{render_code(p)}
-{render_actions(lab)}
-<p class="lab-status" data-lab-status role="status"></p>
-<div class="lab-sim__summary" data-lab-summary data-lab-html="summary" aria-live="polite"></div>
-<div class="lab-sim__printed-box" data-lab-html="output"></div>
-<div class="lab-sim__results" data-lab-results hidden>
-<div class="lab-sim__block" data-lab-chart="curve">
-<h3 id="{p}-curve-title">Learning curve</h3>
-<p class="lab-sim__caption" data-lab-curve-caption data-lab-html="curve-caption"></p>
-{render_legend(shown["labels"])}
-<div class="lab-sim__plot" data-lab-plot></div>
-<details class="lab-sim__data"><summary>The learning curve as a table</summary>
-<div class="lab-sim__scroll" data-lab-curve-table data-lab-html="curve-table" tabindex="0" \
-role="region" aria-label="Learning curve data"></div></details>
-</div>
-<div class="lab-sim__block" data-lab-chart="seeds">
-<h3 id="{p}-seeds-title">Across seeds</h3>
-<p class="lab-sim__caption" data-lab-html="seeds-caption"></p>
-<div class="lab-sim__seeds" data-lab-seeds data-lab-html="seeds"></div>
-</div>
-<div class="lab-sim__block" data-lab-chart="heatmap">
-<h3 id="{p}-heatmap-title">Where each method settled</h3>
-<p class="lab-sim__caption" data-lab-heatmap-caption data-lab-html="heatmap-caption"></p>
-<div class="lab-sim__heatmaps" data-lab-heatmaps data-lab-html="heatmaps"></div>
-{render_key()}
-</div>
-<div class="lab-sim__block" data-lab-chart="partners">
-<h3 id="{p}-partners-title">Partner generalization</h3>
-<p class="lab-sim__caption" data-lab-partners-caption data-lab-html="partners-caption"></p>
-<div class="lab-sim__scroll" data-lab-partners data-lab-html="partners" tabindex="0" \
-role="region" aria-label="Partner scores"></div>
-</div>
-</div>
-<div class="lab-sim__block lab-sim__episode" data-lab-transcript>
-<h3 id="{p}-episode-title">One episode, step by step</h3>
-<div data-lab-episode data-lab-html="episode">{shown["episode"]}</div>
-</div>
-</div>""")
+    fallback = el(
+        "div",
+        {"class": "lab-sim__fallback", "data-lab-fallback": True},
+        "\n",
+        el(
+            "p",
+            None,
+            el("strong", None, "This lab needs JavaScript."),
+            " It trains the agents in Python, inside your browser. Without JavaScript the "
+            "controls and charts cannot appear; the explanations on this page describe what "
+            "they show, and the episode below was recorded with the lab's default settings "
+            "when the page was built.",
+        ),
+        "\n",
+    )
+    curve = _block(
+        p,
+        "curve",
+        "Learning curve",
+        _slot(
+            "p",
+            "curve-caption",
+            {"class": "lab-sim__caption", "data-lab-curve-caption": True},
+        ),
+        render_legend(shown["labels"]),
+        el("div", {"class": "lab-sim__plot", "data-lab-plot": True}),
+        el(
+            "details",
+            {"class": "lab-sim__data"},
+            el("summary", None, "The learning curve as a table"),
+            "\n",
+            _scroll("curve-table", "Learning curve data", "data-lab-curve-table"),
+        ),
+    )
+    seeds = _block(
+        p,
+        "seeds",
+        "Across seeds",
+        _slot("p", "seeds-caption", {"class": "lab-sim__caption"}),
+        _slot("div", "seeds", {"class": "lab-sim__seeds", "data-lab-seeds": True}),
+    )
+    heatmap = _block(
+        p,
+        "heatmap",
+        "Where each method settled",
+        _slot(
+            "p",
+            "heatmap-caption",
+            {"class": "lab-sim__caption", "data-lab-heatmap-caption": True},
+        ),
+        _slot("div", "heatmaps", {"class": "lab-sim__heatmaps", "data-lab-heatmaps": True}),
+        render_key(),
+    )
+    partners = _block(
+        p,
+        "partners",
+        "Partner generalization",
+        _slot(
+            "p",
+            "partners-caption",
+            {"class": "lab-sim__caption", "data-lab-partners-caption": True},
+        ),
+        _scroll("partners", "Partner scores", "data-lab-partners"),
+    )
+    # The id is where a guided experiment's "See the full charts in the lab" leads.
+    results = el(
+        "div",
+        {
+            "class": "lab-sim__results",
+            "id": f"{p}-results",
+            "data-lab-results": True,
+            "hidden": True,
+        },
+        "\n",
+        join([curve, seeds, heatmap, partners], "\n"),
+        "\n",
+    )
+    episode = el(
+        "div",
+        {"class": "lab-sim__block lab-sim__episode", "data-lab-transcript": True},
+        "\n",
+        el("h3", {"id": f"{p}-episode-title"}, "One episode, step by step"),
+        "\n",
+        # lab.sim.render built the episode with el; the build memo keeps it as a string.
+        _slot("div", "episode", {"data-lab-episode": True}, trusted(shown["episode"])),
+        "\n",
+    )
+    parts = [
+        void("link", rel="stylesheet", href=stylesheet),
+        fallback,
+        render_form(lab),
+        render_code(p),
+        render_actions(lab),
+        el("p", {"class": "lab-status", "data-lab-status": True, "role": "status"}),
+        el(
+            "div",
+            {
+                "class": "lab-sim__summary",
+                "data-lab-summary": True,
+                "data-lab-html": "summary",
+                "aria-live": "polite",
+            },
+        ),
+        _slot("div", "output", {"class": "lab-sim__printed-box"}),
+        results,
+        episode,
+    ]
+    return _check_slots(
+        el(
+            "div",
+            {
+                "class": "lab lab-sim",
+                "id": p,
+                "data-lab": "simulation",
+                "data-lab-id": lab.id,
+                "data-lab-run": "idle",
+            },
+            "\n",
+            join(parts, "\n"),
+            "\n",
+        )
+    )
 
 
 def _render(lab: SimulationLab, fence: Fence) -> str:
