@@ -39,6 +39,7 @@ from typing import Any
 import yaml
 from mkdocs.utils import get_relative_url
 
+from lab.core.markup import Markup, el, join, trusted, void
 from lab.guided.tasks import TaskError, check_condition, check_report, task_params
 from lab.kinds import RUNNERS
 from lesson_hooks.fences.base import Fence, Reader, keys
@@ -179,11 +180,12 @@ _CODE = re.compile(r"`([^`]+)`")
 _EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])")
 
 
-def inline(text: str) -> str:
+def inline(text: str) -> Markup:
     """Escaped text with Markdown's `code` and *emphasis* (the rest stays as written)."""
     out = html.escape(text, quote=False)
     out = _CODE.sub(r"<code>\1</code>", out)
-    return _EMPHASIS.sub(r"<em>\1</em>", out)
+    # Escaped above; the substitutions add only the two tags.
+    return trusted(_EMPHASIS.sub(r"<em>\1</em>", out))
 
 
 def _value(spec: dict[str, Any], value: Any) -> str:
@@ -209,43 +211,112 @@ def settings_text(task: Task) -> str:
     return f"{listed}{rest}"
 
 
-def render_task(task: Task, stylesheet: str | None = None) -> str:
+def _option(task: Task, i: int, option: Option) -> Markup:
+    radio = void("input", type="radio", name=f"lab-task-{task.id}", value=i)
+    return el(
+        "li",
+        {"class": "lab-task__option", "data-lab-task-option": i},
+        el("label", None, radio, " ", el("span", None, inline(option.text))),
+    )
+
+
+def render_task(task: Task, stylesheet: str | None = None) -> Markup:
     """The task as plain markup: readable without JavaScript; task.js makes it run."""
     name = f"lab-task-{task.id}"
-    options = "\n".join(
-        f'<li class="lab-task__option" data-lab-task-option="{i}">'
-        f'<label><input type="radio" name="{name}" value="{i}"> '
-        f"<span>{inline(option.text)}</span></label></li>"
-        for i, option in enumerate(task.options)
-    )
-    spec = html.escape(json.dumps(task.spec, ensure_ascii=False, separators=(",", ":")))
+    options = join((_option(task, i, o) for i, o in enumerate(task.options)), "\n")
+    spec = json.dumps(task.spec, ensure_ascii=False, separators=(",", ":"))
     # Inside the lab's element, so the block is one element for Markdown to place.
-    link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
+    link = join([void("link", rel="stylesheet", href=stylesheet), "\n"]) if stylesheet else None
     right = task.options[task.answer]
-    return f"""<div class="lab lab-task" id="{task.id}" data-lab="task" \
-data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{spec}">
-{link}<form class="lab-task__form" data-lab-task-form>
-<fieldset class="lab-task__prediction" aria-describedby="{name}-settings">
-<legend class="lab-task__question">{inline(task.question)}</legend>
-<ul class="lab-task__options">
-{options}
-</ul>
-</fieldset>
-<p class="lab-task__outcome" data-lab-task-outcome aria-live="polite"></p>
-<p class="lab-task__settings" id="{name}-settings"><strong>The experiment:</strong> \
-{html.escape(settings_text(task))}.</p>
-<div class="lab-task__actions" data-lab-task-actions hidden>
-<button type="submit" class="md-button md-button--primary" data-lab-task-run>Run this \
-experiment</button>
-<p class="lab-task__status" data-lab-task-status role="status"></p>
-</div>
-<details class="lab-task__explanation note" data-lab-task-explanation>
-<summary>Answer and explanation</summary>
-<p><strong>Answer:</strong> {inline(right.text)}</p>
-<p>{inline(task.explanation)}</p>
-</details>
-</form>
-</div>"""
+    prediction = el(
+        "fieldset",
+        {"class": "lab-task__prediction", "aria-describedby": f"{name}-settings"},
+        "\n",
+        el("legend", {"class": "lab-task__question"}, inline(task.question)),
+        "\n",
+        el("ul", {"class": "lab-task__options"}, "\n", options, "\n"),
+        "\n",
+    )
+    # What the card shows of its run once it is done: the count over seeds (where
+    # Python gives one) and the way to the lab's charts; task.js fills and shows it.
+    result = el(
+        "div",
+        {"class": "lab-task__result", "data-lab-task-result": True, "hidden": True},
+        "\n",
+        el("p", {"class": "lab-task__seeds", "data-lab-task-seeds": True}),
+        "\n",
+        el("p", None, el("a", {"data-lab-task-charts": True}, "See the full charts in the lab")),
+        "\n",
+    )
+    actions = el(
+        "div",
+        {"class": "lab-task__actions", "data-lab-task-actions": True, "hidden": True},
+        "\n",
+        el(
+            "button",
+            {"type": "submit", "class": "md-button md-button--primary", "data-lab-task-run": True},
+            "Run this experiment",
+        ),
+        "\n",
+        # The run's progress, mirrored from the lab, and what to do next; polite.
+        el("p", {"class": "lab-task__status", "data-lab-task-status": True, "role": "status"}),
+        "\n",
+    )
+    explanation = el(
+        "details",
+        {"class": "lab-task__explanation note", "data-lab-task-explanation": True},
+        "\n",
+        el("summary", None, "Answer and explanation"),
+        "\n",
+        el("p", None, el("strong", None, "Answer:"), " ", inline(right.text)),
+        "\n",
+        el("p", None, inline(task.explanation)),
+        "\n",
+    )
+    form = el(
+        "form",
+        {"class": "lab-task__form", "data-lab-task-form": True},
+        "\n",
+        prediction,
+        "\n",
+        el(
+            "p",
+            {
+                "class": "lab-task__outcome",
+                "data-lab-task-outcome": True,
+                "aria-live": "polite",
+            },
+        ),
+        "\n",
+        result,
+        "\n",
+        el(
+            "p",
+            {"class": "lab-task__settings", "id": f"{name}-settings"},
+            el("strong", None, "The experiment:"),
+            f" {settings_text(task)}.",
+        ),
+        "\n",
+        actions,
+        "\n",
+        explanation,
+        "\n",
+    )
+    return el(
+        "div",
+        {
+            "class": "lab lab-task",
+            "id": task.id,
+            "data-lab": "task",
+            "data-lab-task": task.id,
+            "data-lab-task-lab": task.lab,
+            "data-lab-task-spec": spec,
+        },
+        "\n",
+        link,
+        form,
+        "\n",
+    )
 
 
 def _render(task: Task, fence: Fence) -> str:
