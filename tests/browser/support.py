@@ -73,6 +73,20 @@ def open_all_details(page: Page) -> None:
     page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
 
 
+CODE_SECTION = "details[data-lab-code-section]"
+CODE_SUMMARY = "Edit the verifier and the prior (your own code)"
+
+
+def open_code(lab: Locator) -> Locator:
+    """Open the lab's collapsed code, as a reader does, unless it is open (saved edits
+    open it); its editor loads then. Returns the code's <details>."""
+    section = lab.locator(CODE_SECTION)
+    if section.get_attribute("open") is None:
+        section.get_by_text(CODE_SUMMARY, exact=True).click()
+    expect(section).to_have_attribute("open", "")
+    return section
+
+
 # Elements wider than the screen inside ``root``, outside any horizontal scroller;
 # Material sets overflow-x: hidden on <html>, which would otherwise just clip them.
 # A phone the size the issue's walk used (issue 23: charts readable at 390 px).

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page, Request, expect
 
 from lab import original_source
-from tests.browser.support import WATCH, lab_log, site_pages
+from tests.browser.support import WATCH, lab_log, open_code, site_pages
 from tests.conftest import BuiltSite
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
@@ -55,6 +55,7 @@ def open_lab(page: Page) -> Locator:
     assert page.evaluate("crossOriginIsolated") is True
     lab = page.locator(SIMULATION)
     lab.scroll_into_view_if_needed()
+    open_code(lab)
     expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab

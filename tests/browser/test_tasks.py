@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from lab.guided.tasks import run_task, task_outcome
+from lab.guided.tasks import run_task, seeds_text, task_outcome
 from lesson_hooks.fences.task import Task, parse_page
 from tests.browser.support import BOOT, PHONE, SIMULATION, axe_violations, watch
 from tests.conftest import ROOT
@@ -129,6 +129,54 @@ def test_a_task_asks_a_busy_lab_to_wait_and_runs_once_it_is_free(page: Page) -> 
     expect_outcome(one, first.id, first.answer)
     run_button(two).click()
     expect_outcome(two, second.id, second.answer)
+
+
+# Every text the card's status line shows, in order (a run's progress comes and goes).
+RECORD_STATUS = """task => {
+  const line = task.querySelector("[data-lab-task-status]");
+  const seen = (window.seenStatus = []);
+  new MutationObserver(() => seen.push(line.textContent)).observe(line, {
+    childList: true, characterData: true, subtree: true,
+  });
+}"""
+
+
+def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
+    """A reader who came by a link to the experiment never needs to scroll up to the lab."""
+    t = TASKS["penalty-harsh"]
+    page.goto(f"simulation/#{t.id}")
+    task = page.locator(f'[data-lab-task="{t.id}"]')
+    expect(task).to_have_attribute("data-lab-enhanced", "")
+    expect(page.locator(SIMULATION)).to_have_attribute("data-lab-enhanced", "")
+    task.evaluate(RECORD_STATUS)
+    radio(task, t, t.answer).click()
+    run_button(task).click()
+    status = task.locator("[data-lab-task-status]")
+    expect(task).to_have_attribute("data-lab-task-state", "running")
+    expect(status).to_contain_text(
+        re.compile(r"In the lab, with this experiment's settings: Training seed \d+ of 20"),
+        timeout=BOOT,
+    )
+    expect(task.locator("[data-lab-task-result]")).to_be_hidden()
+    expect_outcome(task, t.id, t.answer)
+    seen = page.evaluate("window.seenStatus")
+    assert any(s.startswith("In the lab, with this experiment's settings: ") for s in seen)
+    # The card's own compact result: the outcome, the count over seeds, the way to the charts.
+    result = task.locator("[data-lab-task-result]")
+    expect(result).to_be_visible()
+    counted = seeds_text(cpython_result(t.id))
+    assert counted and counted.startswith("Over 20 seeds, the optimum was reached by ")
+    expect(result.locator("[data-lab-task-seeds]")).to_have_text(counted)
+    charts = result.get_by_role("link", name="See the full charts in the lab", exact=True)
+    page.evaluate("window.lab = document.querySelector('[data-lab=simulation]')")
+    charts.click()
+    lab_results = page.locator(f"{SIMULATION} [data-lab-results]")
+    expect(lab_results).to_be_visible()
+    expect(lab_results).to_be_in_viewport()
+    expect(lab_results).to_be_focused()
+    # The same lab, not one loaded anew: it still holds the run and the experiment's settings.
+    assert page.evaluate("window.lab === document.querySelector('[data-lab=simulation]')")
+    expect(page.locator(SIMULATION)).to_have_attribute("data-lab-run", "done")
 
 
 def test_without_a_prediction_nothing_runs(page: Page) -> None:

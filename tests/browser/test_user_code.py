@@ -13,7 +13,17 @@ from playwright.sync_api import Locator, Page, expect
 from lab import original_source, run_experiment, run_with_code
 from lab.sim.render import format_reward
 from lab.sim.user_code import MAX_OUTPUT, code_version
-from tests.browser.support import CLIPPED, PHONE, WATCH, lab_log, summary_sentences, when
+from tests.browser.support import (
+    CLIPPED,
+    CODE_SECTION,
+    CODE_SUMMARY,
+    PHONE,
+    WATCH,
+    lab_log,
+    open_code,
+    summary_sentences,
+    when,
+)
 from tests.conftest import ROOT
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
@@ -63,6 +73,7 @@ def open_lab(page: Page) -> Locator:
     page.goto("simulation/")
     lab = page.locator('[data-lab="simulation"]')
     lab.scroll_into_view_if_needed()
+    open_code(lab)
     expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
@@ -332,6 +343,33 @@ def test_the_limit_counts_only_the_readers_code_not_the_training(page: Page) -> 
 # ------------------------------------------------------- keeping the code
 
 
+def test_the_code_is_collapsed_and_opens_from_the_keyboard_with_its_editor(page: Page) -> None:
+    """Most readers never edit it: it stays out of the way of Run until opened."""
+    page.goto("simulation/")
+    lab = page.locator('[data-lab="simulation"]')
+    expect(lab).to_have_attribute("data-lab-enhanced", "")
+    section = lab.locator(CODE_SECTION)
+    expect(section).not_to_have_attribute("open", "")
+    expect(button(lab, "Run")).to_be_visible()
+    expect(lab.locator(".highlight")).to_be_hidden()
+    lab.scroll_into_view_if_needed()
+    # Not loaded while closed, however near the reader is.
+    expect(lab.locator("[data-lab-code-editor]")).not_to_have_attribute("data-lab-editor", "ready")
+    summary = section.get_by_text(CODE_SUMMARY, exact=True)
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(section).to_have_attribute("open", "")
+    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    write(lab, edit(RETURN_CELL, FAVOUR_STUB_ALONE))
+    # The reader's saved edits are what Run uses: on the next visit the code shows itself.
+    page.reload()
+    lab = page.locator('[data-lab="simulation"]')
+    expect(lab.locator(CODE_SECTION)).to_have_attribute("open", "")
+    lab.scroll_into_view_if_needed()
+    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    expect(lab.locator("[data-lab-code-state]")).to_contain_text("Edited")
+
+
 def test_reload_keeps_edits_and_reset_restores_the_original(page: Page) -> None:
     lab = open_lab(page)
     edited = edit(RETURN_CELL, FAVOUR_STUB_ALONE)
@@ -456,6 +494,8 @@ def test_the_editor_and_its_errors_fit_a_phone(page: Page) -> None:
 
 def test_without_javascript_the_code_is_a_read_only_highlighted_block(no_script_page: Page) -> None:
     no_script_page.goto("simulation/")
+    # Collapsed without JavaScript too; <details> opens without it.
+    no_script_page.get_by_text(CODE_SUMMARY, exact=True).click()
     code = no_script_page.locator("[data-lab-code]")
     expect(code.get_by_role("heading")).to_have_text("Your code: the verifier and the prior")
     block = code.locator(".highlight pre > code")

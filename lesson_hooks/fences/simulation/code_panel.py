@@ -16,7 +16,20 @@ from lab.sim.user_code import PRIOR_NAME, REWARD_NAME, code_version, original_so
 
 
 def render_code(prefix: str) -> Markup:
-    """The code panel of the lab whose element ids start with ``prefix``."""
+    """The code panel of the lab whose element ids start with ``prefix``, collapsed.
+
+    Most readers run the lab without editing its code; 43 lines of it would stand
+    between them and Run, so it opens on demand (the editor loads once opened).
+    """
+    return el(
+        "details",
+        {"class": "lab-code__section", "data-lab-code-section": True},
+        el("summary", None, "Edit the verifier and the prior (your own code)"),
+        _panel(prefix),
+    )
+
+
+def _panel(prefix: str) -> Markup:
     source = original_source()
     # Pygments escapes the source it highlights.
     block = trusted(highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True)))

@@ -16,7 +16,7 @@ from lab import original_source, run_experiment
 from lesson_hooks.fences.mapping import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import allow_errors, also_home, lab_ready
-from tests.browser.support import site_pages
+from tests.browser.support import CODE_SECTION, CODE_SUMMARY, site_pages
 from tests.conftest import ROOT, BuiltSite
 from tools.static_server import StaticServer
 
@@ -110,6 +110,10 @@ def key_to(engine: Engine, selector: str, key: str, limit: int = 20) -> None:
 def open_simulation(engine: Engine, origin: StaticServer) -> None:
     engine.goto(origin.url + "simulation/")
     lab_ready(engine, SIMULATION, timeout=BOOT)
+    # The code is collapsed until the reader opens it (saved edits open it themselves).
+    code = f"{SIMULATION} {CODE_SECTION}"
+    if engine.attribute(code, "open") is None:
+        engine.click(f"{code} > summary", CODE_SUMMARY)
     editor = f"{SIMULATION} [data-lab-code-editor]"
     engine.attribute_is(editor, "data-lab-editor", "ready", timeout=BOOT)
 

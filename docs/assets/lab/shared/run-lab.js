@@ -16,7 +16,7 @@
 // calls ready(), and overrides the hooks below (starting, progressed,
 // finished, ended, stopped, failed) for what only it shows.
 import { getRuntime, StoppedError } from "../client.js";
-import { announceRunEnd, answerRunRequests } from "./run-request.js";
+import { announceRunEnd, answerRunRequests, reportRunProgress } from "./run-request.js";
 import { mountLabStatus } from "./status.js";
 
 export const Run = Object.freeze({
@@ -98,6 +98,13 @@ export class RunLab {
     this.#buttons.stop.addEventListener("click", () => this.halt("Stopped."), { signal });
     // A guided task (task.js) may set the form and run it; see run-request.js.
     answerRunRequests(root, signal, { busy: () => this.busy, run: () => this.run() });
+    // The task's card mirrors how the run is going, so its reader need not scroll up.
+    reportRunProgress(root, {
+      line: root.querySelector("[data-lab-status]"),
+      progress: this.progress,
+      running: () => root.dataset.labRun === Run.RUNNING,
+      signal,
+    });
     this.form.addEventListener("change", () => this.#showUsedFields(), { signal });
   }
 

@@ -3,11 +3,14 @@
 // A guided task (task.js) dispatches RUN_REQUEST on the lab's root with
 // {params}; the lab puts those values into its own form controls, as a reader
 // would, and runs through its usual path. Whatever the outcome (finished,
-// refused, stopped, failed) the lab dispatches RUN_END with {state, result}.
+// refused, stopped, failed) the lab dispatches RUN_END with {state, result};
+// meanwhile RUN_PROGRESS with {text}, each time its words on the run change
+// (Python's download and start, then the training), for the task's card.
 // dispatchEvent is synchronous, so the requester reads `detail.accepted`
 // right after dispatching: false when the lab was busy with another run.
 export const RUN_REQUEST = "lab-run-request";
 export const RUN_END = "lab-run-end";
+export const RUN_PROGRESS = "lab-run-progress";
 
 /** Put `params` into the form controls of the lab at `root` ([data-lab-field]). */
 export function setControls(root, params) {
@@ -53,4 +56,31 @@ export function answerRunRequests(root, signal, { busy, run }) {
 /** Tell whoever listens how the lab's run ended (`result` is null unless it finished). */
 export function announceRunEnd(root, state, result = null) {
   root.dispatchEvent(new CustomEvent(RUN_END, { detail: { state, result } }));
+}
+
+/**
+ * While `running()`, dispatch RUN_PROGRESS on `root` whenever its words on the
+ * run change: the status `line` until Python is ready (the download, the
+ * start), then the `progress` line. Until `signal` aborts.
+ */
+export function reportRunProgress(root, { line, progress, running, signal }) {
+  let last = "";
+  const report = () => {
+    if (!running()) {
+      last = "";
+      return;
+    }
+    const ready = root.dataset.labState === "ready";
+    const text = ((ready && progress?.textContent) || line?.textContent || "").trim();
+    if (!text || text === last) return;
+    last = text;
+    root.dispatchEvent(new CustomEvent(RUN_PROGRESS, { detail: { text } }));
+  };
+  const observer = new MutationObserver(report);
+  for (const element of [line, progress]) {
+    if (element) observer.observe(element, { childList: true, characterData: true, subtree: true });
+  }
+  // The status line's words change with data-lab-state too (Python ready).
+  observer.observe(root, { attributeFilter: ["data-lab-state", "data-lab-run"] });
+  signal.addEventListener("abort", () => observer.disconnect(), { once: true });
 }

@@ -27,6 +27,7 @@ export class CodePanel {
   #observer = null;
   #disposed = false;
   #stopWaiting;
+  #section; // the collapsed <details> around the panel, if any
 
   /** `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page. */
   constructor(root, labId) {
@@ -50,8 +51,23 @@ export class CodePanel {
       element.hidden = false;
     }
     this.#showState();
-    // The editor's bundle is large: evaluate it only as the reader nears the code.
-    this.#stopWaiting = whenNear(root, () => this.#load());
+    // The editor's bundle is large: evaluate it only once the reader has opened
+    // the collapsed code (lesson_hooks/fences/simulation/code_panel.py) and is near it.
+    this.#section = root.closest("[data-lab-code-section]");
+    // A reader's saved edits are what Run uses: show them, not a closed box.
+    if (this.#section && this.edited) this.#section.open = true;
+    const near = () => {
+      this.#stopWaiting = whenNear(root, () => this.#load());
+    };
+    if (this.#section && !this.#section.open) {
+      const opened = () => {
+        if (!this.#section.open) return;
+        this.#section.removeEventListener("toggle", opened);
+        near();
+      };
+      this.#section.addEventListener("toggle", opened);
+      this.#stopWaiting = () => this.#section.removeEventListener("toggle", opened);
+    } else near();
   }
 
   /** The code Run sends: the editor's, or the saved edits while the editor loads. */
@@ -95,6 +111,8 @@ export class CodePanel {
     }
     this.#error.replaceChildren(...parts);
     this.#error.hidden = false;
+    // The error is in the reader's code: show it even if the code is collapsed.
+    if (this.#section) this.#section.open = true;
   }
 
   clearError() {

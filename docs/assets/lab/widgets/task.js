@@ -6,12 +6,41 @@
 // (run-request.js), so the run is the lab's own, visible and repeatable with
 // other settings. When it finishes, Python (lab.guided.tasks.task_outcome) words the
 // reader's prediction against that run; the outcome is shown and announced,
-// and the explanation opens. The root's data-lab-task-state says where the
-// task stands: idle, running, done.
+// and the explanation opens. The card itself tells the run's progress (the
+// lab's words, mirrored: RUN_PROGRESS) and then its compact result: the
+// outcome, the count over seeds with its interval where the run has several,
+// and a link to the lab's full charts. The root's data-lab-task-state says
+// where the task stands: idle, running, done.
 import { getRuntime, savingData } from "../client.js";
 import { whenNear } from "../shared/idle.js";
-import { RUN_END, RUN_REQUEST } from "../shared/run-request.js";
+import { RUN_END, RUN_PROGRESS, RUN_REQUEST } from "../shared/run-request.js";
 import { readItem, writeItem } from "../shared/storage.js";
+
+/**
+ * Make `link`, to a part of this page, a jump the page makes itself: followed
+ * as a link, Material's instant navigation loads the page anew, and the lab
+ * with it (its results and the settings the experiment put there gone). The
+ * target gets the focus, as a followed link's would, for keyboard and screen
+ * reader alike.
+ */
+function inPage(link, signal) {
+  link.addEventListener(
+    "click",
+    (event) => {
+      const target = document.getElementById(link.hash.slice(1));
+      if (!target) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (!target.hasAttribute("tabindex")) {
+        target.setAttribute("tabindex", "-1");
+        target.addEventListener("blur", () => target.removeAttribute("tabindex"), { once: true });
+      }
+      target.scrollIntoView({ block: "start" });
+      target.focus({ preventScroll: true });
+    },
+    { signal },
+  );
+}
 
 const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
 
@@ -24,6 +53,9 @@ export default class TaskLab {
   #status;
   #outcome;
   #explanation;
+  #result; // the run's compact result: its count over seeds, the link to the lab's charts
+  #seeds;
+  #charts;
   #storageKey;
   #waiting = null; // AbortController of the listener for the lab's current run
   #stopWaiting; // cancels the start of Python as the card nears the viewport
@@ -36,6 +68,10 @@ export default class TaskLab {
     this.#status = root.querySelector("[data-lab-task-status]");
     this.#outcome = root.querySelector("[data-lab-task-outcome]");
     this.#explanation = root.querySelector("[data-lab-task-explanation]");
+    this.#result = root.querySelector("[data-lab-task-result]");
+    this.#seeds = root.querySelector("[data-lab-task-seeds]");
+    this.#charts = root.querySelector("[data-lab-task-charts]");
+    inPage(this.#charts, this.#abort.signal);
     this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
     root.querySelector("[data-lab-task-actions]").hidden = false;
     const signal = this.#abort.signal;
@@ -92,10 +128,16 @@ export default class TaskLab {
     if (state !== State.RUNNING) this.#status.textContent = "";
     if (state === State.DONE) {
       // The outcome described the earlier prediction; run again to compare this one.
-      this.#outcome.textContent = "";
-      this.#mark([], null);
+      this.#clearResult();
       this.#setState(State.IDLE);
     }
+  }
+
+  #clearResult() {
+    this.#outcome.textContent = "";
+    this.#result.hidden = true;
+    this.#seeds.textContent = "";
+    this.#mark([], null);
   }
 
   #setState(state) {
@@ -120,8 +162,7 @@ export default class TaskLab {
       this.#status.textContent = "The lab is still loading; try again in a moment.";
       return;
     }
-    this.#outcome.textContent = "";
-    this.#mark([], null);
+    this.#clearResult();
     const waiting = new AbortController();
     this.#waiting?.abort();
     this.#waiting = waiting;
@@ -129,6 +170,13 @@ export default class TaskLab {
       signal: waiting.signal,
       once: true,
     });
+    lab.addEventListener(
+      RUN_PROGRESS,
+      (event) => {
+        this.#status.textContent = `In the lab, with this experiment's settings: ${event.detail.text}`;
+      },
+      { signal: waiting.signal },
+    );
     const detail = { params: this.#spec.params, accepted: false };
     lab.dispatchEvent(new CustomEvent(RUN_REQUEST, { detail }));
     if (!detail.accepted) {
@@ -145,6 +193,7 @@ export default class TaskLab {
   }
 
   async #ended({ state, result }, lab) {
+    this.#waiting?.abort(); // no more progress to mirror
     if (state !== "done" || !result) {
       this.#setState(State.IDLE);
       this.#status.textContent =
@@ -173,14 +222,17 @@ export default class TaskLab {
     if (this.#abort.signal.aborted) return;
     this.#outcome.textContent = outcome.text;
     this.#mark(outcome.matched, choice);
-    this.#status.replaceChildren(
-      "The lab now holds this experiment's settings: ",
-      Object.assign(document.createElement("a"), {
-        href: `#${lab.id}`,
-        textContent: "change any of them and run it again",
-      }),
-      ".",
-    );
+    this.#seeds.textContent = outcome.seeds ?? "";
+    this.#seeds.hidden = !outcome.seeds;
+    const charts = lab.querySelector("[data-lab-results]");
+    this.#charts.href = `#${charts?.id || lab.id}`;
+    this.#result.hidden = false;
+    const again = Object.assign(document.createElement("a"), {
+      href: `#${lab.id}`,
+      textContent: "change any of them and run it again",
+    });
+    inPage(again, this.#abort.signal);
+    this.#status.replaceChildren("The lab now holds this experiment's settings: ", again, ".");
     this.#explanation.open = true;
     this.#setState(State.DONE);
   }
