@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from lab import ParamError, param_spec, run_experiment, validate_params
 from lab.core.params import field_hint
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
-from tests.browser.support import CLIPPED, PHONE, SMALL_CHART_TEXT, summary_sentences
+from tests.browser.support import CLIPPED, PHONE, PHONE_390, SMALL_CHART_TEXT, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
@@ -488,6 +488,22 @@ def test_axe_finds_no_violations_before_and_after_a_run(page: Page, scheme: str)
     open_all_details(page)
     after = axe.run(page, context=AXE_CONTEXT)
     assert after.violations_count == 0, after.generate_report()
+
+
+def test_on_a_phone_run_is_within_the_first_four_screens(page: Page) -> None:
+    """A reader on a phone reaches Run after a short introduction, not after the reference."""
+    page.set_viewport_size(PHONE_390)
+    page.goto("simulation/")
+    lab = page.locator('[data-lab="simulation"]')
+    expect(lab).to_have_attribute("data-lab-enhanced", "")
+    run_button = lab.get_by_role("button", name="Run", exact=True)
+    expect(run_button).to_be_visible()
+    top = run_button.evaluate("(b) => b.getBoundingClientRect().top + scrollY")
+    assert top <= 4 * PHONE_390["height"], f"Run is {top / PHONE_390['height']:.1f} screens down"
+    # The reference the reader may want meanwhile is one link away.
+    for name, target in (("the toy", "#the-toy"), ("every control", "#controls")):
+        link = page.locator("#toy-brief + p").get_by_role("link", name=name, exact=True)
+        expect(link).to_have_attribute("href", re.compile(f"{re.escape(target)}$"))
 
 
 def test_the_lab_fits_a_phone_screen(page: Page) -> None:

@@ -365,7 +365,7 @@ def test_the_code_is_collapsed_and_opens_from_the_keyboard_with_its_editor(page:
     page.reload()
     lab = page.locator('[data-lab="simulation"]')
     expect(lab.locator(CODE_SECTION)).to_have_attribute("open", "")
-    lab.scroll_into_view_if_needed()
+    lab.locator(CODE_SECTION).scroll_into_view_if_needed()
     expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
     expect(lab.locator("[data-lab-code-state]")).to_contain_text("Edited")
 
@@ -419,10 +419,14 @@ def test_the_editor_is_reached_with_tab_and_left_with_escape_then_tab(page: Page
     lab = open_lab(page)
     hint = "In the editor, Tab indents. To leave it from the keyboard, press Esc, then Tab."
     expect(editor(lab)).to_have_accessible_description(hint)
-    # The form's last control comes just before the code (its fields are the spec's).
+    # The form's last control comes just before the code's summary, then the code
+    # (its fields are the spec's).
     last_field = lab.locator("[data-lab-form]").locator("input:visible, select:visible").last
+    summary = lab.locator(CODE_SECTION).get_by_text(CODE_SUMMARY, exact=True)
     last_field.focus()
 
+    page.keyboard.press("Tab")
+    expect(summary).to_be_focused()
     page.keyboard.press("Tab")
     expect(editor(lab)).to_be_focused()
     page.keyboard.press("Control+Home")
@@ -441,7 +445,7 @@ def test_the_editor_is_reached_with_tab_and_left_with_escape_then_tab(page: Page
     assert editor_text(lab) == ORIGINAL
     page.keyboard.press("Escape")
     page.keyboard.press("Shift+Tab")
-    expect(last_field).to_be_focused()
+    expect(summary).to_be_focused()
 
 
 # --------------------------------------------------------- reading it anywhere
