@@ -12,7 +12,7 @@ import { getRuntime } from "../client.js";
 import { svg } from "../shared/line-chart.js";
 import { Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
-import { CurveChart } from "./simulation-curve.js";
+import { CurveChart, prepareFormats } from "./simulation-curve.js";
 
 // Why a run was stopped.
 const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
@@ -81,6 +81,8 @@ export default class SimulationLab extends RunLab {
       signal: this.signal,
     });
     this.ready();
+    // Safari has no requestIdleCallback: there the formats are made on first use.
+    globalThis.requestIdleCallback?.(prepareFormats, { timeout: 5000 });
   }
 
   dispose() {
