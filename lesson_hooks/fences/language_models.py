@@ -31,7 +31,7 @@ from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.settings import Lab, read_lab
+from lesson_hooks.fences.settings import Lab, read_lab, render_share
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -116,6 +116,7 @@ aria-label="Language-model lab settings">
 <button type="button" class="md-button" data-lab-action="stop" disabled>Stop</button>
 </div>
 </form>
+{render_share(p)}
 <p class="lab-status" data-lab-status role="status"></p>
 <p class="lm-progress" data-lab-progress aria-live="off"></p>
 <p class="lm-summary" data-lab-summary aria-live="polite"></p>

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 
 import yaml
 
+from lab.core.markup import Markup, el, void
 from lesson_hooks.fences.base import Fence, Reader, keys
 
 P = TypeVar("P")
@@ -83,3 +84,32 @@ def read_values(
 
 
 # ------------------------------------------------------------- the forms' words
+
+
+def render_share(prefix: str) -> Markup:
+    """Copy link and the field the link is shown in (``assets/lab/shared/share-link.js``).
+
+    Hidden until the page's script runs: without it there is no link to make.
+    """
+    link_id = f"{prefix}-link"
+    return el(
+        "div",
+        {"class": "lab-share", "data-lab-share": True, "hidden": True},
+        el(
+            "button",
+            {"type": "button", "class": "md-button", "data-lab-action": "copy-link"},
+            "Copy link",
+        ),
+        el(
+            "span",
+            {"class": "lab-share__link", "data-lab-link-box": True, "hidden": True},
+            el("label", {"for": link_id}, "Link to these settings"),
+            void(
+                "input",
+                {"id": link_id, "type": "text", "readonly": True, "data-lab-link": True},
+                spellcheck="false",
+                autocomplete="off",
+            ),
+        ),
+        el("p", {"class": "lab-share__status", "role": "status", "data-lab-share-status": True}),
+    )

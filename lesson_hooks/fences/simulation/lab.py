@@ -23,6 +23,7 @@ from lab import run_experiment
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.settings import render_share
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
@@ -78,6 +79,7 @@ the page was built.</p>
 {render_form(lab)}
 {render_code(p)}
 {render_actions(lab)}
+{render_share(p)}
 <p class="lab-status" data-lab-status role="status"></p>
 <div class="lab-sim__summary" data-lab-summary data-lab-html="summary" aria-live="polite"></div>
 <div class="lab-sim__printed-box" data-lab-html="output"></div>

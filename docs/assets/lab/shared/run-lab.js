@@ -11,11 +11,14 @@
 // is Python's HTML, put into the lab's [data-lab-html] slots by name. Where a
 // run stands is the root's data-lab-run (tests and styles wait on it).
 //
+// Copy link, and opening a link to the lab's settings, are share-link.js's.
+//
 // A subclass gives its run call and its progress text, sets up its own parts,
 // calls ready(), and overrides the hooks below (starting, progressed,
 // finished, ended, stopped, failed) for what only it shows.
 import { getRuntime, StoppedError } from "../client.js";
 import { announceRunEnd, answerRunRequests } from "./run-request.js";
+import { ShareLink } from "./share-link.js";
 import { mountLabStatus } from "./status.js";
 
 export const Run = Object.freeze({
@@ -101,6 +104,8 @@ export class RunLab {
     this.setRun(Run.IDLE);
     this.root.dataset.labEnhanced = "";
     this.#status = mountLabStatus(this.root);
+    // After the status line, so that reading a link starts Python as reaching the lab does.
+    new ShareLink(this, this.signal).open();
   }
 
   dispose() {

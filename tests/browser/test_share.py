@@ -1,0 +1,181 @@
+"""Settings in the address: Copy link, a link reopened elsewhere, a bad link, a task's link."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from lab.kinds import RUNNERS
+from tests.browser.support import BOOT, SIMULATION, watch
+
+LM = '[data-lab="language-models"]'
+# Test-only: the lab calls that reach the worker, to see that opening a link runs nothing.
+WATCH_CALLS = """(() => {
+  const post = Worker.prototype.postMessage;
+  window.__labCalls = [];
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === "call") window.__labCalls.push(message.name);
+    return post.call(this, message, ...rest);
+  };
+})();"""
+RUNS = {"run_simulation", "run_language_models", "step_language_models"}
+
+
+def field(lab: Locator, name: str) -> Locator:
+    return lab.locator(f'[data-lab-field="{name}"]')
+
+
+def error(lab: Locator, name: str) -> Locator:
+    return lab.locator(f'[data-lab-error="{name}"]')
+
+
+def calls(page: Page) -> list[str]:
+    return page.evaluate("() => window.__labCalls")
+
+
+def open_at(page: Page, address: str, lab_selector: str) -> Locator:
+    page.add_init_script(WATCH_CALLS)
+    page.goto(address)
+    lab = page.locator(lab_selector)
+    expect(lab).to_have_attribute("data-lab-link", "applied", timeout=BOOT)
+    return lab
+
+
+@pytest.fixture
+def fresh(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    """A page in a context of its own (no storage, no history), failing on its errors."""
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    errors = watch(page)
+    yield page
+    context.close()
+    assert not errors.unexpected(), errors.unexpected()
+
+
+def test_a_copied_link_reopens_the_same_settings_in_a_fresh_context(
+    page: Page, fresh: Page
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("simulation/")
+    lab = page.locator(SIMULATION)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    # The teacher's link: the penalty game at k = -100, over 20 seeds.
+    field(lab, "table").select_option("penalty")
+    field(lab, "penalty_k").fill("-100")
+    field(lab, "seeds").fill("20")
+    lab.get_by_role("button", name="Copy link").click()
+    expect(lab.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
+    link = lab.get_by_label("Link to these settings").input_value()
+    assert link.endswith("simulation/#lab-simulation?table=penalty&penalty_k=-100&seeds=20")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+
+    again = open_at(fresh, link, SIMULATION)
+    expect(field(again, "table")).to_have_value("penalty")
+    expect(field(again, "penalty_k")).to_have_value("-100")
+    expect(field(again, "seeds")).to_have_value("20")
+    expect(field(again, "updates")).to_have_value("200")
+    expect(again.locator("[data-lab-share-status]")).to_have_text(
+        "The link's settings are in the form; press Run to run them."
+    )
+    expect(again).to_be_in_viewport()
+    # Filled, not run.
+    expect(again).to_have_attribute("data-lab-run", "idle")
+    assert not RUNS & set(calls(fresh))
+
+
+def test_a_bad_link_shows_pythons_reasons_by_their_fields_and_runs_nothing(page: Page) -> None:
+    lab = open_at(
+        page, "simulation/#lab-simulation?table=pen&seeds=x&updates=50&colour=", SIMULATION
+    )
+    expect(error(lab, "table")).to_have_text(
+        'Reward table must be one of climbing, penalty, custom; got "pen".'
+    )
+    expect(error(lab, "seeds")).to_have_text('Seeds must be a whole number from 1 to 50; got "x".')
+    expect(field(lab, "seeds")).to_have_attribute("aria-invalid", "true")
+    expect(field(lab, "seeds")).to_have_value("x")
+    expect(field(lab, "updates")).to_have_value("50")
+    names = ", ".join(RUNNERS["simulation"].spec())
+    expect(lab.locator("[data-lab-share-status]")).to_have_text(
+        "The link's settings are in the form; press Run to run them. Python refused 3 "
+        f"settings: see the form. Unknown parameter; expected one of {names}."
+    )
+    expect(lab).to_have_attribute("data-lab-run", "idle")
+    assert not RUNS & set(calls(page))
+
+
+def test_a_truncated_table_shows_its_cells_and_the_reason(page: Page) -> None:
+    lab = open_at(
+        page, "simulation/#lab-simulation?table=custom&custom_table=1,2,3;4,5", SIMULATION
+    )
+    expect(field(lab, "table")).to_have_value("custom")
+    expect(lab.locator('[data-lab-cell="1,1"]')).to_have_value("5")
+    expect(error(lab, "custom_table")).to_have_text("Custom table must be 3 rows of 3 numbers.")
+
+
+def test_a_guided_experiments_link_sets_its_lab_and_runs_nothing(page: Page) -> None:
+    page.add_init_script(WATCH_CALLS)
+    page.goto("simulation/")
+    lab = page.locator(SIMULATION)
+    task = page.locator('[data-lab="task"]').first
+    link = task.get_by_role("link", name="Open the lab with these settings")
+    task_id = task.get_attribute("id")
+    href = link.get_attribute("href", timeout=BOOT)
+    assert href and f"simulation/#{task_id}?" in href
+    link.click()
+    expect(lab).to_have_attribute("data-lab-link", "applied", timeout=BOOT)
+    spec = task.get_attribute("data-lab-task-spec")
+    assert spec
+    for name, value in json.loads(spec)["params"].items():
+        if isinstance(value, int | float | str) and not isinstance(value, bool):
+            shown = (
+                str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+            )
+            expect(field(lab, name)).to_have_value(shown)
+    expect(lab).to_have_attribute("data-lab-run", "idle")
+    assert not RUNS & set(calls(page))
+
+
+def test_copy_link_by_keyboard_without_a_clipboard_selects_the_link(page: Page) -> None:
+    # A browser without the Clipboard API (or one that refuses it): the link is shown selected.
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    page.goto("language-models/")
+    lab = page.locator(LM)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    field(lab, "safe_reward").fill("0.9")
+    field(lab, "compare_alone").uncheck()
+    lab.get_by_role("button", name="Copy link").focus()
+    page.keyboard.press("Enter")
+    expect(lab).to_have_attribute("data-lab-link", "shown")
+    box = lab.get_by_label("Link to these settings")
+    expect(box).to_be_focused()
+    link = box.input_value()
+    assert link.endswith("#lab-language-models?safe_reward=0.9&compare_alone=false")
+    selected = page.evaluate(
+        "() => document.getSelection().toString() || "
+        "document.activeElement.value.slice(document.activeElement.selectionStart,"
+        " document.activeElement.selectionEnd)"
+    )
+    assert selected == link
+    expect(lab.locator("[data-lab-share-status]")).to_have_text(
+        "Copy the selected link above (Ctrl+C, or ⌘C on a Mac)."
+    )
+
+
+def test_copy_link_with_a_refused_setting_says_so_by_its_field(page: Page) -> None:
+    page.goto("language-models/")
+    lab = page.locator(LM)
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    field(lab, "seeds").fill("0")
+    lab.get_by_role("button", name="Copy link").click()
+    expect(lab).to_have_attribute("data-lab-link", "refused")
+    expect(error(lab, "seeds")).to_contain_text('got "0"')
+    expect(field(lab, "seeds")).to_be_focused()
+    expect(lab.locator("[data-lab-share-status]")).to_have_text(
+        "No link yet: 1 setting needs fixing."
+    )
