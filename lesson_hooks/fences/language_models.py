@@ -31,7 +31,7 @@ from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.settings import Lab, read_lab, render_share
+from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -94,7 +94,9 @@ def first_update(args: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> str:
+def render_lab(
+    lab: LanguageModelsLab, stylesheet: str = STYLESHEET, archive: str | None = None
+) -> str:
     p = lab.prefix
     settings = lab.params.to_json()
     fields = "".join(render_field(lab, name, spec) for name, spec in lm_param_spec().items())
@@ -116,7 +118,7 @@ aria-label="Language-model lab settings">
 <button type="button" class="md-button" data-lab-action="stop" disabled>Stop</button>
 </div>
 </form>
-{render_share(p)}
+{render_share(p, archive or lab_archive())}
 <p class="lab-status" data-lab-status role="status"></p>
 <p class="lm-progress" data-lab-progress aria-live="off"></p>
 <p class="lm-summary" data-lab-summary aria-live="polite"></p>
@@ -139,7 +141,9 @@ settings make: press it again for the one after.</p>
 
 
 def _render(lab: LanguageModelsLab, fence: Fence) -> str:
-    return render_lab(lab, get_relative_url(STYLESHEET, fence.page.url))
+    return render_lab(
+        lab, get_relative_url(STYLESHEET, fence.page.url), lab_archive(fence.page.url)
+    )
 
 
 FENCE = LabFence("language-models", read_language_models, _render, unique="page")

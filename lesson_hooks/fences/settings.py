@@ -23,9 +23,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import yaml
+from mkdocs.utils import get_relative_url
 
 from lab.core.markup import Markup, el, void
+from lesson_hooks.build.runtime import build_lab_archive
 from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.support.paths import LAB_DIR
 
 P = TypeVar("P")
 
@@ -86,13 +89,21 @@ def read_values(
 # ------------------------------------------------------------- the forms' words
 
 
-def render_share(prefix: str) -> Markup:
-    """Copy link and the field the link is shown in (``assets/lab/shared/share-link.js``).
+def lab_archive(page_url: str = "") -> str:
+    """The address of the lab archive the worker unpacks, from the page at ``page_url``."""
+    return get_relative_url(f"{LAB_DIR}/{build_lab_archive().name}", page_url)
 
-    Hidden until the page's script runs: without it there is no link to make.
+
+def render_share(prefix: str, archive: str) -> Markup:
+    """Copy link, the link's field, a run's downloads and Reproduce, and the lab's zip.
+
+    ``archive`` is the lab archive's address from the page
+    (:func:`lesson_hooks.build.runtime.build_lab_archive`). Copy link and the
+    downloads are ``assets/lab/shared/share-link.js``'s, hidden until it runs
+    (without it there is no link to make and no run); the zip is a plain link.
     """
     link_id = f"{prefix}-link"
-    return el(
+    share = el(
         "div",
         {"class": "lab-share", "data-lab-share": True, "hidden": True},
         el(
@@ -112,4 +123,31 @@ def render_share(prefix: str) -> Markup:
             ),
         ),
         el("p", {"class": "lab-share__status", "role": "status", "data-lab-share-status": True}),
+        el(
+            "div",
+            {"class": "lab-share__downloads", "data-lab-downloads": True, "hidden": True},
+            el("ul", {"class": "lab-share__files", "data-lab-download-list": True}),
+            el(
+                "details",
+                {"class": "lab-share__reproduce"},
+                el("summary", None, "Reproduce"),
+                el(
+                    "p",
+                    None,
+                    "Save ",
+                    el("a", {"data-lab-download-settings": True, "href": "#"}, "these settings"),
+                    " beside the unpacked lab (zip), then run, with CPython 3.11 or newer and "
+                    "nothing else installed:",
+                ),
+                el("pre", None, el("code", {"data-lab-command": True})),
+                el("p", None, "It prints this run's result as JSON, number for number."),
+            ),
+        ),
     )
+    zip_link = el(
+        "p",
+        {"class": "lab-share__zip"},
+        el("a", {"href": archive, "download": "lab.zip"}, "Download the lab (zip)"),
+        ": the Python this lab runs, with a README on running it on your machine.",
+    )
+    return share + zip_link

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from lab import run_experiment
+from lab.export import file_stem
 from lab.kinds import RUNNERS
+from lab.share import link_fragment
 from tests.browser.support import BOOT, SIMULATION, watch
+from tests.support.runs import CASES
 
 LM = '[data-lab="language-models"]'
 # Test-only: the lab calls that reach the worker, to see that opening a link runs nothing.
@@ -21,6 +28,7 @@ WATCH_CALLS = """(() => {
     return post.call(this, message, ...rest);
   };
 })();"""
+RUN = 120_000  # ms: three seeds of the penalty game on a busy machine
 RUNS = {"run_simulation", "run_language_models", "step_language_models"}
 
 
@@ -179,3 +187,60 @@ def test_copy_link_with_a_refused_setting_says_so_by_its_field(page: Page) -> No
     expect(lab.locator("[data-lab-share-status]")).to_have_text(
         "No link yet: 1 setting needs fixing."
     )
+
+
+def download(page: Page, lab: Locator, name: str) -> tuple[str, str]:
+    """Click the download link ``name``: the file's suggested name and its text."""
+    with page.expect_download() as info:
+        lab.get_by_role("link", name=name, exact=True).click()
+    got = info.value
+    path = got.path()
+    assert path
+    return got.suggested_filename, Path(path).read_text(encoding="utf-8")
+
+
+def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page: Page) -> None:
+    # The settings tests/unit/lab/test_main.py runs through `python -m lab run` too.
+    _call, settings = CASES["simulation"]
+    lab = open_at(
+        page, f"simulation/#{link_fragment('simulation', 'lab-simulation', settings)}", SIMULATION
+    )
+    expect(lab.get_by_role("link", name="Download results (JSON)")).to_have_count(0)
+    lab.get_by_role("button", name="Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+
+    cpython = run_experiment(settings)
+    stem = file_stem("simulation", cpython["params"])
+    name, text = download(page, lab, "Download results (JSON)")
+    data = json.loads(text)
+    assert name == f"{stem}.json"
+    assert data["params"] == cpython["params"]
+    assert data["expected_reward"] == cpython["expected_reward"]  # Pyodide's numbers are CPython's
+    assert data["seeds"]["rows"] == cpython["seeds"]["rows"]
+
+    name, text = download(page, lab, "Download results (CSV)")
+    assert name == f"{stem}.csv"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    methods = [m["id"] for m in cpython["methods"]]
+    assert [(int(r["seed"]), r["method"]) for r in rows] == [
+        (seed, m) for seed in range(settings["seeds"]) for m in methods
+    ]
+    for row in rows:
+        seed_row = cpython["seeds"]["rows"][int(row["seed"])]
+        assert float(row["expected_reward"]) == seed_row["expected_reward"][row["method"]]
+
+    name, text = download(page, lab, "Download the learning curve (CSV)")
+    assert name == f"{stem}-curve.csv"
+    curve = list(csv.DictReader(io.StringIO(text)))
+    assert len(curve) == cpython["params"]["updates"]
+    assert [float(r["learned"]) for r in curve] == cpython["mean_reward"]["learned"]
+
+    # Reproduce: the settings file to save and the command that prints the same JSON.
+    lab.get_by_text("Reproduce", exact=True).click()
+    name, text = download(page, lab, "these settings")
+    assert name == f"{stem}-settings.json" and json.loads(text) == cpython["params"]
+    expect(lab.locator("[data-lab-command]")).to_have_text(
+        f"python3 -m lab run simulation {stem}-settings.json"
+    )
+    zip_link = page.get_by_role("link", name="Download the lab (zip)")
+    assert zip_link.get_attribute("download") == "lab.zip"

@@ -45,6 +45,7 @@ export class RunLab {
   #abort = new AbortController();
   #options;
   #status = null;
+  #share = null;
   #fields = new Map(); // name -> {box, control, error, kind, cells, usedWhen}
   #buttons = {}; // action -> [data-lab-action] button: stop and those that start a call
   #running = null; // the current call's token; null when idle
@@ -105,7 +106,8 @@ export class RunLab {
     this.root.dataset.labEnhanced = "";
     this.#status = mountLabStatus(this.root);
     // After the status line, so that reading a link starts Python as reaching the lab does.
-    new ShareLink(this, this.signal).open();
+    this.#share = new ShareLink(this, this.signal);
+    this.#share.open();
   }
 
   dispose() {
@@ -215,12 +217,14 @@ export class RunLab {
   async run() {
     if (this.busy) return;
     const params = this.read();
+    this.#share?.withdraw();
     this.starting(params);
     const result = await this.call(this.#options.call, this.runArgs(params), {
       onProgress: (partial) => this.progressed(partial, params),
     });
     this.ended();
     if (result) this.finished(result);
+    if (this.root.dataset.labRun === Run.DONE) this.#share?.offer(result.exports);
     if (!this.signal.aborted) {
       const state = this.root.dataset.labRun;
       announceRunEnd(this.root, state, state === Run.DONE ? result : null);

@@ -18,6 +18,8 @@ export class ShareLink {
   #lab;
   #field;
   #said;
+  #downloads;
+  #urls = []; // the Blob URLs of the downloads shown, revoked when they go
 
   /** `lab` is the RunLab; `signal` ends the listeners with it. */
   constructor(lab, signal) {
@@ -25,7 +27,9 @@ export class ShareLink {
     const box = lab.root.querySelector("[data-lab-share]");
     this.#field = box.querySelector("[data-lab-link]");
     this.#said = box.querySelector("[data-lab-share-status]");
+    this.#downloads = box.querySelector("[data-lab-downloads]");
     box.hidden = false;
+    signal.addEventListener("abort", () => this.withdraw());
     box
       .querySelector('[data-lab-action="copy-link"]')
       .addEventListener("click", () => this.copy(), {
@@ -80,6 +84,41 @@ export class ShareLink {
       this.#field.select();
       this.#say("Copy the selected link above (Ctrl+C, or ⌘C on a Mac).", "shown");
     }
+  }
+
+  /**
+   * After a run: its files as download links, and Reproduce's settings file and
+   * command, all made by Python (lab/export.py) with the result.
+   */
+  offer(exports) {
+    this.withdraw();
+    if (!exports) return;
+    const link = (file, anchor = document.createElement("a")) => {
+      const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
+      this.#urls.push(url);
+      anchor.href = url;
+      anchor.download = file.name;
+      return anchor;
+    };
+    const items = exports.files.map((file) => {
+      const item = document.createElement("li");
+      const anchor = link(file);
+      anchor.textContent = file.label;
+      item.append(anchor);
+      return item;
+    });
+    this.#downloads.querySelector("[data-lab-download-list]").replaceChildren(...items);
+    const settings = { type: "application/json", ...exports.settings };
+    link(settings, this.#downloads.querySelector("[data-lab-download-settings]"));
+    this.#downloads.querySelector("[data-lab-command]").textContent = exports.command;
+    this.#downloads.hidden = false;
+  }
+
+  /** The downloads describe a run no longer shown (a new run, or the lab leaving). */
+  withdraw() {
+    this.#downloads.hidden = true;
+    for (const url of this.#urls) URL.revokeObjectURL(url);
+    this.#urls = [];
   }
 
   /** The element this address opens at, when it is this lab or one of its guided experiments. */

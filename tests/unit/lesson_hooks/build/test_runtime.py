@@ -54,13 +54,16 @@ def test_an_unreadable_lock_is_named(tmp_path: Path) -> None:
         runtime.locked_pyodide_version(lock)
 
 
-def test_the_lab_archive_holds_the_package_sources_only() -> None:
+def test_the_lab_archive_holds_the_package_sources_and_a_readme_only() -> None:
     archive = runtime.build_lab_archive()
     with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
         names = zipped.namelist()
+        readme = zipped.read("README.txt").decode()
     assert "lab/__init__.py" in names
     assert "lab/browser.py" in names
-    assert all(name.startswith("lab/") and name.endswith(".py") for name in names)
+    assert names[0] == "README.txt"
+    assert all(name.startswith("lab/") and name.endswith(".py") for name in names[1:])
+    assert "python3 -m lab run simulation settings.json" in readme
 
 
 def test_the_lab_archive_name_follows_its_content(tmp_path: Path) -> None:
