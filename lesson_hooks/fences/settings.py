@@ -26,8 +26,8 @@ import yaml
 from mkdocs.utils import get_relative_url
 
 from lab.core.markup import Markup, el, void
-from lesson_hooks.build.runtime import build_lab_archive
 from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.support.lab_archive import build_lab_archive
 from lesson_hooks.support.paths import LAB_DIR
 
 P = TypeVar("P")
@@ -98,7 +98,7 @@ def render_share(prefix: str, archive: str) -> Markup:
     """Copy link, the link's field, a run's downloads and Reproduce, and the lab's zip.
 
     ``archive`` is the lab archive's address from the page
-    (:func:`lesson_hooks.build.runtime.build_lab_archive`). Copy link and the
+    (:func:`lesson_hooks.support.lab_archive.build_lab_archive`). Copy link and the
     downloads are ``assets/lab/shared/share-link.js``'s, hidden until it runs
     (without it there is no link to make and no run); the zip is a plain link.
     """

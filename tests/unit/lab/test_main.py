@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from lab import rpc
-from lesson_hooks.build.runtime import build_lab_archive
+from lesson_hooks.support.lab_archive import build_lab_archive
 from lesson_hooks.support.paths import ROOT
 from tests.support.runs import CASES
 
