@@ -127,7 +127,7 @@ _TABLES = {
 def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
     """The run's files and the command that reproduces it, for the page.
 
-    ``{"files": [{"label", "name", "type", "text"}], "settings", "command"}``:
+    ``{"stem", "files": [{"label", "name", "type", "text"}], "settings", "command"}``:
     the files in the order the page offers them (the JSON, then one row per
     seed and method, then the learning curve), the settings file to save, and
     the command that prints the same result from it.
@@ -142,6 +142,7 @@ def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
     ]
     settings = json.dumps(result["params"], allow_nan=False)
     return {
+        "stem": stem,
         "files": [
             {"label": label, "name": name, "type": kind_, "text": text}
             for label, name, kind_, text in files

@@ -223,7 +223,8 @@ def render_task(task: Task, stylesheet: str | None = None) -> str:
     # Inside the lab's element, so the block is one element for Markdown to place.
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
     right = task.options[task.answer]
-    # A link to this experiment that puts its settings in the lab's form (lab.share).
+    # A link to this experiment that puts its settings in the lab's form (lab.share);
+    # after Run in the actions, which only a page running the lab shows.
     fragment = link_fragment(task.lab, task.id, task.settings)
     return f"""<div class="lab lab-task" id="{task.id}" data-lab="task" \
 data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{spec}">
@@ -236,12 +237,13 @@ data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{sp
 </fieldset>
 <p class="lab-task__outcome" data-lab-task-outcome aria-live="polite"></p>
 <p class="lab-task__settings" id="{name}-settings"><strong>The experiment:</strong> \
-{html.escape(settings_text(task))}. <a href="#{html.escape(fragment)}" \
-data-lab-task-link>Open the lab with these settings</a></p>
+{html.escape(settings_text(task))}.</p>
 <div class="lab-task__actions" data-lab-task-actions hidden>
 <button type="submit" class="md-button md-button--primary" data-lab-task-run>Run this \
 experiment</button>
 <p class="lab-task__status" data-lab-task-status role="status"></p>
+<p class="lab-task__link"><a href="#{html.escape(fragment)}" data-lab-task-link>Open the lab \
+with these settings</a></p>
 </div>
 <details class="lab-task__explanation note" data-lab-task-explanation>
 <summary>Answer and explanation</summary>

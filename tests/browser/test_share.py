@@ -7,11 +7,12 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from lab import run_experiment
+from lab import original_source, run_experiment
 from lab.export import file_stem
 from lab.kinds import RUNNERS
 from lab.share import link_fragment
@@ -28,6 +29,7 @@ WATCH_CALLS = """(() => {
     return post.call(this, message, ...rest);
   };
 })();"""
+SVG = "http://www.w3.org/2000/svg"
 RUN = 120_000  # ms: three seeds of the penalty game on a busy machine
 RUNS = {"run_simulation", "run_language_models", "step_language_models"}
 
@@ -234,6 +236,23 @@ def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page:
     curve = list(csv.DictReader(io.StringIO(text)))
     assert len(curve) == cpython["params"]["updates"]
     assert [float(r["learned"]) for r in curve] == cpython["mean_reward"]["learned"]
+
+    # The chart reads without the page's stylesheet: its look is in its own attributes.
+    name, text = download(page, lab, "Download the learning curve (SVG)")
+    assert name == f"{stem}-curve.svg"
+    chart = ElementTree.fromstring(text)
+    assert chart.tag == f"{{{SVG}}}svg" and chart.get("width")
+    lines = chart.findall(f".//{{{SVG}}}path")
+    drawn = [
+        p for p in lines if p.get("stroke") not in (None, "none") and p.get("display") != "none"
+    ]
+    assert len(drawn) >= len(methods)
+    assert all(el.get("class") is None for el in chart.iter())
+    label = chart.get("aria-label") or ""
+    assert label, "the chart says what it shows"
+
+    name, text = download(page, lab, "Download the code (.py)")
+    assert name == f"{stem}-code.py" and text == original_source()
 
     # Reproduce: the settings file to save and the command that prints the same JSON.
     lab.get_by_text("Reproduce", exact=True).click()

@@ -224,7 +224,9 @@ export class RunLab {
     });
     this.ended();
     if (result) this.finished(result);
-    if (this.root.dataset.labRun === Run.DONE) this.#share?.offer(result.exports);
+    if (this.root.dataset.labRun === Run.DONE && result.exports) {
+      this.#share?.offer(result.exports, this.downloads(result.exports.stem));
+    }
     if (!this.signal.aborted) {
       const state = this.root.dataset.labRun;
       announceRunEnd(this.root, state, state === Run.DONE ? result : null);
@@ -333,6 +335,14 @@ export class RunLab {
   /** The run's result, to show; sets the lab's state to DONE. */
   finished(_result) {
     this.setRun(Run.DONE);
+  }
+
+  /**
+   * Files the page makes after a run, beside Python's ({label, name, type, text});
+   * `stem` is the run's file name without its ending.
+   */
+  downloads(_stem) {
+    return [];
   }
 
   /** The settings were refused (their reasons are shown already). */

@@ -88,11 +88,11 @@ export class ShareLink {
 
   /**
    * After a run: its files as download links, and Reproduce's settings file and
-   * command, all made by Python (lab/export.py) with the result.
+   * command, made by Python (lab/export.py) with the result; then the lab's own
+   * `extra` files (its charts, the reader's code).
    */
-  offer(exports) {
+  offer(exports, extra = []) {
     this.withdraw();
-    if (!exports) return;
     const link = (file, anchor = document.createElement("a")) => {
       const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
       this.#urls.push(url);
@@ -100,7 +100,7 @@ export class ShareLink {
       anchor.download = file.name;
       return anchor;
     };
-    const items = exports.files.map((file) => {
+    const items = [...exports.files, ...extra].map((file) => {
       const item = document.createElement("li");
       const anchor = link(file);
       anchor.textContent = file.label;
