@@ -16,7 +16,7 @@ from lab import original_source, run_experiment
 from lab.export import file_stem
 from lab.kinds import RUNNERS
 from lab.share import link_fragment
-from tests.browser.support import BOOT, SIMULATION, watch
+from tests.browser.support import BOOT, SCHEMES, SIMULATION, axe_violations, use_scheme, watch
 from tests.support.runs import CASES
 
 LM = '[data-lab="language-models"]'
@@ -263,3 +263,19 @@ def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page:
     )
     zip_link = page.get_by_role("link", name="Download the lab (zip)")
     assert zip_link.get_attribute("download") == "lab.zip"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_language_model_lab_with_its_link_and_downloads_has_no_accessibility_violations(
+    page: Page, scheme: str
+) -> None:
+    lab = open_at(page, "language-models/#lab-language-models?updates=20", LM)
+    use_scheme(page, scheme)
+    lab.get_by_role("button", name="Copy link").click()
+    expect(lab.get_by_label("Link to these settings")).to_be_visible()
+    lab.get_by_role("button", name="Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    expect(lab.get_by_role("link", name="Download the reward curve (SVG)")).to_be_visible()
+    lab.get_by_text("Reproduce", exact=True).click()
+    expect(lab.locator("[data-lab-command]")).to_be_visible()
+    assert axe_violations(page, f"language-models/ after a run ({scheme})", [LM]) == []
