@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
@@ -279,3 +280,18 @@ def test_the_language_model_lab_with_its_link_and_downloads_has_no_accessibility
     lab.get_by_text("Reproduce", exact=True).click()
     expect(lab.locator("[data-lab-command]")).to_be_visible()
     assert axe_violations(page, f"language-models/ after a run ({scheme})", [LM]) == []
+
+
+def test_a_link_waits_for_a_reader_saving_data_to_start_python(page: Page) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
+    page.goto("language-models/#lab-language-models?seeds=4")
+    lab = page.locator(LM)
+    start = lab.get_by_role("button", name=re.compile(r"^Start Python, about \d+ MB$"))
+    expect(start).to_be_visible(timeout=BOOT)
+    expect(lab).to_be_in_viewport()  # the link scrolled to its lab without Python
+    expect(lab).to_have_attribute("data-lab-state", "idle")
+    expect(lab).not_to_have_attribute("data-lab-link", "applied")
+    start.click()
+    expect(lab).to_have_attribute("data-lab-link", "applied", timeout=BOOT)
+    expect(field(lab, "seeds")).to_have_value("4")

@@ -11,11 +11,12 @@
 // data-lab-link says where this stands: "copied", "shown" (the link is in its
 // field for the reader to copy), "refused" (no link: the form needs fixing),
 // "applied" (a link's settings are in the form).
-import { getRuntime } from "../client.js";
+import { getRuntime, State, savingData } from "../client.js";
 import { setControls } from "./run-request.js";
 
 export class ShareLink {
   #lab;
+  #signal;
   #field;
   #said;
   #downloads;
@@ -24,6 +25,7 @@ export class ShareLink {
   /** `lab` is the RunLab; `signal` ends the listeners with it. */
   constructor(lab, signal) {
     this.#lab = lab;
+    this.#signal = signal;
     const box = lab.root.querySelector("[data-lab-share]");
     this.#field = box.querySelector("[data-lab-link]");
     this.#said = box.querySelector("[data-lab-share-status]");
@@ -132,12 +134,28 @@ export class ShareLink {
     return element?.dataset.labTaskLab === this.#kind ? element : null;
   }
 
+  /** Resolves once the tab's Python is ready (never, if the lab leaves the page first). */
+  #started() {
+    return new Promise((resolve) => {
+      let unsubscribe = null;
+      unsubscribe = getRuntime().subscribe(({ state }) => {
+        if (state !== State.READY) return;
+        unsubscribe?.();
+        resolve();
+      });
+      if (getRuntime().status.state === State.READY) unsubscribe();
+      this.#signal.addEventListener("abort", () => unsubscribe());
+    });
+  }
+
   /** Fill the form from the address, if it holds settings for this lab; nothing runs. */
   async open() {
     const target = this.#target();
     if (!target) return;
     target.scrollIntoView();
     const lab = this.#lab;
+    // A reader saving data starts Python themselves (status.js): the link waits for that.
+    if (savingData()) await this.#started();
     let read;
     try {
       read = await getRuntime().call("read_link", {
