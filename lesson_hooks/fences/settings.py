@@ -139,7 +139,19 @@ def render_share(prefix: str, archive: str) -> Markup:
                     " beside the unpacked lab (zip), then run, with CPython 3.11 or newer and "
                     "nothing else installed:",
                 ),
-                el("pre", None, el("code", {"data-lab-command": True})),
+                # A <pre> of its own, not <pre><code>: Material would make it one of the
+                # page's code blocks (an id, a copy button) before it holds anything.
+                # It scrolls on a narrow screen, so the keyboard must reach it.
+                el(
+                    "pre",
+                    {
+                        "class": "lab-share__command",
+                        "data-lab-command": True,
+                        "tabindex": "0",
+                        "role": "region",
+                        "aria-label": "The command",
+                    },
+                ),
                 el("p", None, "It prints this run's result as JSON, number for number."),
             ),
         ),
