@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from lab import original_source
 from lab.kinds import KINDS
 from lab.rpc import dispatch
 from lesson_hooks.support.paths import ROOT
@@ -136,7 +137,30 @@ LONG_TASKS = """window.__longTasks = [];
   new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries()))
     .observe({type: "longtask", buffered: true});"""
 LONG_TASKS_SINCE = "s => window.__longTasks.filter(t => t.startTime >= s).length"
-LAB_RESTART = timed_runtime("stop()")
+# Stop while Python is busy, then the time until it answers again (ready): a
+# long run stopped at its first progress ("run"), or, as the time limit does,
+# the reader's code stopped in a loop ("code"). Also whether Stop interrupted.
+STOP_TO_READY = """async ([during, code]) => {
+  const { getRuntime } = await import(new URL("assets/lab/client.js", __md_scope));
+  const runtime = getRuntime();
+  await runtime.start();
+  let busy;
+  const started = new Promise((resolve) => { busy = resolve; });
+  const args = { params: { updates: 5000, group_size: 256 } };
+  if (during === "code") args.code = code;
+  const running = runtime.call("run_simulation", args, {
+    onProgress: (p) => {
+      if (during === "code" ? p.in_user_code : Number.isInteger(p.update)) busy();
+    },
+  });
+  running.catch(() => {});
+  await started;
+  const t0 = performance.now();
+  await runtime.stop(during === "code" ? "Stopped after 5 s." : "Stopped.");
+  await runtime.call("ping", { value: 1 });
+  return { ms: performance.now() - t0, interrupted: runtime.interrupts };
+}"""
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 
 
 @dataclass
@@ -293,7 +317,18 @@ ANSWERS = ["Observation", "Policy", "Action", "Reward", "Environment transition"
 BUILD_ROW = "mkdocs build, lab hooks ÷ without"
 
 
-def run(runs: int, out: Callable[[str], None], rows: list[Row]) -> float | None:
+def selected(only: str | None) -> list[Measure]:
+    """The measures with a row naming ``only`` (every one for None), after the
+    machine's speed and the first visit, which the ratios need."""
+    if only is None:
+        return MEASURES
+    needed = {machine_speed, first_visit}
+    return [m for m in MEASURES if m in needed or any(only in row for row in m.rows)]
+
+
+def run(
+    runs: int, out: Callable[[str], None], rows: list[Row], only: str | None = None
+) -> float | None:
     """Measure into ``rows`` (so what was measured survives a later failure).
 
     Returns the machine's bare Pyodide boot in ms (``None`` if it failed).
@@ -323,7 +358,7 @@ def run(runs: int, out: Callable[[str], None], rows: list[Row]) -> float | None:
                     browser = p.chromium.launch(**chromium.launch_args(p))
                     bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out)
                     try:
-                        take_all(bench, MEASURES, rows)
+                        take_all(bench, selected(only), rows)
                     finally:
                         browser.close()
                     return bench.figures.get("bare boot")
@@ -378,16 +413,44 @@ def first_visit(bench: Bench) -> list[Row]:
     return [ratio_row(first_visit.rows[0], cold, bench.need("bare boot"), "ms", 0.6)]
 
 
-@measure("restart after Stop, ready again ÷ first visit")
-def restart(bench: Bench) -> list[Row]:
-    bench.out("restart after Stop…")
-    restart_ms = []
+STOP_ROWS = {
+    (True, "run"): "Stop → ready, isolated (interrupt) ÷ first visit",
+    (True, "code"): "time limit → ready, isolated (interrupt) ÷ first visit",
+    (False, "run"): "Stop → ready, not isolated (restart) ÷ first visit",
+    (False, "code"): "time limit → ready, not isolated (restart) ÷ first visit",
+}
+# The reader's code as the time limit meets it: the original with a loop at its end.
+RUNAWAY_CODE = original_source() + "while True:\n    pass\n"
+
+
+def stop_to_ready(bench: Bench, isolated: bool, during: str) -> list[Row]:
+    """Stop in a busy Python, to ready again: by interrupt where the service
+    worker isolates the page (a revisit), by restart where it does not."""
+    samples = []
     for _ in range(bench.runs):
-        with fresh_page(bench) as page:
-            page.goto("lesson/")
-            page.evaluate(LAB_BOOT)
-            restart_ms.append(page.evaluate(LAB_RESTART))
-    return [ratio_row(restart.rows[0], median(restart_ms), bench.need("first visit"), "ms", 0.3)]
+        # Without a service worker the page is never isolated, as on a first visit.
+        with fresh_page(bench, service_workers="allow" if isolated else "block") as page:
+            if isolated:
+                page.goto("./")
+                page.wait_for_function(CONTROLLED, timeout=bench.timeout_ms)
+            page.goto("simulation/")
+            if page.evaluate("crossOriginIsolated") is not isolated:
+                raise RuntimeError(f"the page's crossOriginIsolated is not {isolated}")
+            taken = page.evaluate(STOP_TO_READY, [during, RUNAWAY_CODE])
+            if taken["interrupted"] is not isolated:
+                raise RuntimeError(f"Stop {'did not interrupt' if isolated else 'interrupted'}")
+            samples.append(taken["ms"])
+    name = STOP_ROWS[isolated, during]
+    return [ratio_row(name, median(samples), bench.need("first visit"), "ms", GOALS[isolated])]
+
+
+# Interrupting keeps Python: ready again in a twentieth of a first visit. A
+# restart must load Pyodide again (see the README's benchmark).
+GOALS = {True: 0.05, False: 0.3}
+for (_isolated, _during), _name in STOP_ROWS.items():
+    measure(_name)(
+        lambda bench, isolated=_isolated, during=_during: stop_to_ready(bench, isolated, during)
+    )
 
 
 @measure("SHA-256 of the snapshot (not done: gzip's CRC-32 checks it) ÷ first visit")
@@ -766,20 +829,27 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per measure (median)")
+    parser.add_argument(
+        "--only", metavar="TEXT", help="only the measures with a row naming TEXT (and their needs)"
+    )
     args = parser.parse_args()
     rows: list[Row] = []
     bare: float | None = None
     try:
-        bare = run(args.runs, lambda message: print(message, file=sys.stderr, flush=True), rows)
+        bare = run(args.runs, progress, rows, args.only)
     finally:
         # Every row, measured or not: what a crash left unmeasured is listed as failed.
         listed = {row.name for row in rows}
         rows += [
             Row(name, None, None, "", "", False, "not reached: the benchmark stopped before it")
-            for measure in MEASURES
+            for measure in selected(args.only)
             for name in measure.rows
             if name not in listed and BUILD_ROW in listed
         ]

@@ -18,6 +18,12 @@ limits, :func:`field_hint`), ``note`` (why its limits are what they are: said
 in its refusal) and ``used_when`` (``{field: [values]}``, naming fields before
 it): a field the settings do not use keeps its default unchecked, and the page
 hides it. A field whose default is ``None`` is needed whenever it is used.
+An ``integer`` or ``number`` field may have ``max_when``: rules
+``{"when": {field: [values]}, "max": ..., "when_text": ..., "note": ...}``,
+naming fields before it; under the first rule whose ``when`` the settings meet,
+its maximum is that rule's ``max``, and its hint and refusal say ``when_text``
+(and the refusal the rule's ``note``), so a setting whose cost grows with
+another's cannot ask for a run that would not finish.
 
 Values arrive as the page sends them (numbers, booleans, or the strings a form
 field holds); each is parsed once, when the dataclass is made, and every bad
@@ -67,12 +73,15 @@ def shown(value: Any) -> str:
 def limits_in_words(field: Mapping[str, Any]) -> str:
     """A numeric field's limits as the form says them ("Whole number, 1 to 5000."); else ""."""
     if field["kind"] == "integer":
-        return f"Whole number, {field['min']} to {field['max']}."
-    if field["kind"] == "number" and "min_exclusive" in field:
-        return f"Above {field['min_exclusive']:g}, at most {field['max']:g}."
-    if field["kind"] == "number":
-        return f"From {field['min']:g} to {field['max']:g}."
-    return ""
+        limits = f"Whole number, {field['min']} to {field['max']}"
+    elif field["kind"] == "number" and "min_exclusive" in field:
+        limits = f"Above {field['min_exclusive']:g}, at most {field['max']:g}"
+    elif field["kind"] == "number":
+        limits = f"From {field['min']:g} to {field['max']:g}"
+    else:
+        return ""
+    lower = "; ".join(f"at most {r['max']:g} {r['when_text']}" for r in field.get("max_when", ()))
+    return f"{limits} ({lower})." if lower else f"{limits}."
 
 
 def field_hint(field: Mapping[str, Any]) -> str:
@@ -97,11 +106,26 @@ def _requirement(field: Mapping[str, Any]) -> str:
         if _numbered(field):  # numbers read as a sentence: "1 or 2", "1, 2 or 3"
             return " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
         return f"one of {', '.join(choices)}"
+    condition = f" {field['when_text']}" if "when_text" in field else ""
     if kind == "integer":
-        return f"a whole number from {field['min']} to {field['max']}"
+        return f"a whole number from {field['min']} to {field['max']}{condition}"
     if "min_exclusive" in field:
-        return f"a number greater than {field['min_exclusive']:g} and at most {field['max']:g}"
-    return f"a number from {field['min']:g} to {field['max']:g}"
+        return (
+            f"a number greater than {field['min_exclusive']:g} "
+            f"and at most {field['max']:g}{condition}"
+        )
+    return f"a number from {field['min']:g} to {field['max']:g}{condition}"
+
+
+def _limited(field: Mapping[str, Any], values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The field as these settings limit it: its first ``max_when`` rule that applies, if any."""
+    for rule in field.get("max_when", ()):
+        if field_used({"used_when": rule["when"]}, values):
+            limited = {**field, "max": rule["max"], "when_text": rule["when_text"]}
+            if "note" in rule:
+                limited["note"] = rule["note"]
+            return limited
+    return field
 
 
 def _refusal(field: Mapping[str, Any], value: Any) -> str:
@@ -238,7 +262,7 @@ def check(spec: Spec, given: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
             values[name] = field["default"]
             continue
         try:
-            values[name] = _parse(spec, field, given[name])
+            values[name] = _parse(spec, _limited(field, values), given[name])
         except _Refused as refused:
             errors[name] = refused.reason
             values[name] = None

@@ -7,12 +7,14 @@ left-out mass is reported), so what the page says a run reached is exact.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from lab.core.movement import total_variation
 from lab.lm.interpreter import CALL, INLINE, NOT_PARSED, global_names, parse, verify, viable
 from lab.lm.tokens import END, HELPER, MAIN, MAX_TOKENS, START, TokenLM, Tokens, main_prompt
 
-__all__ = ["FLOOR", "Expectation", "expected_reward"]
+__all__ = ["FLOOR", "Expectation", "expected_reward", "play_change"]
 
 #: Responses less likely than this are left out of the exact sums; their mass is reported.
 FLOOR = 1e-5
@@ -118,3 +120,45 @@ def expected_reward(
             elif verdict == INLINE:
                 inline += ph * pm
     return Expectation(call, inline, left_out, safe_reward)
+
+
+def _play(
+    helper: TokenLM, main: TokenLM, communication: bool
+) -> dict[tuple[Tokens, Tokens], float]:
+    """Every joint program whose two halves parse, each at least FLOOR likely, with its
+    probability."""
+    helpers, _ = _valid_responses(helper, HELPER)
+    mains: dict[str, list[tuple[Tokens, float]]] = {}
+    play: dict[tuple[Tokens, Tokens], float] = {}
+    for h, ph in helpers:
+        prompt = main_prompt(h, communication)
+        if prompt not in mains:
+            mains[prompt] = _valid_responses(main, prompt)[0]
+        for m, pm in mains[prompt]:
+            play[h, m] = ph * pm
+    return play
+
+
+def play_change(
+    before: tuple[TokenLM, TokenLM], after: tuple[TokenLM, TokenLM], communication: bool = False
+) -> float:
+    """How far a pair's play moved: the total-variation distance between its joint programs'
+    distributions before and after (:func:`lab.core.movement.total_variation`).
+
+    The programs compared are those :func:`_play` lists for either pair, each with its exact
+    probability under both; everything else is one outcome. Lumping can only hide movement
+    among programs that are broken or below FLOOR, so this never exceeds the true distance.
+    """
+    p, q = _play(*before, communication), _play(*after, communication)
+
+    def probability(pair: tuple[TokenLM, TokenLM], program: tuple[Tokens, Tokens]) -> float:
+        h, m = program
+        prompt = main_prompt(h, communication)
+        return pair[0].probability(HELPER, h) * pair[1].probability(prompt, m)
+
+    for program in q.keys() - p.keys():
+        p[program] = probability(before, program)
+    for program in p.keys() - q.keys():
+        q[program] = probability(after, program)
+    rest = (max(0.0, 1.0 - math.fsum(p.values())), max(0.0, 1.0 - math.fsum(q.values())))
+    return total_variation({**p, None: rest[0]}, {**q, None: rest[1]})

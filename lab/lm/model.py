@@ -18,9 +18,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from lab.core.movement import MOVING_THRESHOLD, checkpoint, describe_movement, is_moving
 from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
 from lab.core.stats import describe_count, wilson_interval
-from lab.lm.expected import expected_reward
+from lab.lm.expected import expected_reward, play_change
 from lab.lm.interpreter import BROKEN, CALL, INLINE, reward, verify
 from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import (
@@ -36,7 +37,7 @@ from lab.lm.tokens import (
     tokenize,
     words,
 )
-from lab.lm.training import magrpo_update, train
+from lab.lm.training import magrpo_update, policy_step, train
 
 __all__ = [
     "TokenLM",
@@ -95,9 +96,17 @@ def describe_models(helper: TokenLM, main: TokenLM, communication: bool) -> dict
     }
 
 
-def outcome(helper: TokenLM, main: TokenLM, params: LMParams, communication: bool) -> dict:
-    """What the pair now writes most often, its exact expected reward, and whether that
-    expected reward is within 2% of the best (``optimal``)."""
+def outcome(
+    helper: TokenLM,
+    main: TokenLM,
+    params: LMParams,
+    communication: bool,
+    at_checkpoint: tuple[TokenLM, TokenLM] | None = None,
+) -> dict:
+    """What the pair now writes most often, its exact expected reward, whether that
+    expected reward is within 2% of the best (``optimal``) and, given the pair as it was at
+    the start of the last tenth of training, how far its play moved since (``change``) and
+    whether it was still moving (:mod:`lab.core.movement`; ``None`` for untrained play)."""
     h = helper.most_likely(HELPER)[0][0]
     prompt = main_prompt(h, communication)
     m = main.most_likely(prompt)[0][0]
@@ -116,7 +125,17 @@ def outcome(helper: TokenLM, main: TokenLM, params: LMParams, communication: boo
         "calls": _round(expectation.call),
         "inlines": _round(expectation.inline),
         "left_out": expectation.left_out,
+        **_movement(at_checkpoint, (helper, main), communication),
     }
+
+
+def _movement(
+    before: tuple[TokenLM, TokenLM] | None, after: tuple[TokenLM, TokenLM], communication: bool
+) -> dict[str, Any]:
+    if before is None:
+        return {"change": None, "still_moving": None}
+    change = _round(play_change(before, after, communication))
+    return {"change": change, "still_moving": is_moving(change)}
 
 
 def _optimum(params: LMParams) -> dict[str, Any]:
@@ -164,12 +183,17 @@ def seed_outcome(params: LMParams, method: str) -> dict[str, Any]:
     many seeds may call them directly, to share a method's runs between settings.
     """
     stream, learners, communication = METHODS[method]
+    at = checkpoint(params.updates)
     if method == "trained_alone":
-        helper, _, _, _ = train(params, stream, learners=learners)
-        _, main, _, _ = train(params, 2, learners=(MAIN,))
+        alone = train(params, stream, learners=learners, keep_at=at)
+        partner = train(params, 2, learners=(MAIN,), keep_at=at)
+        helper, main = alone.helper, partner.main
+        assert alone.at_checkpoint and partner.at_checkpoint
+        kept = (alone.at_checkpoint[0], partner.at_checkpoint[1])
     else:
-        helper, main, _, _ = train(params, stream, learners, communication)
-    return outcome(helper, main, params, communication)
+        run = train(params, stream, learners, communication, keep_at=at)
+        helper, main, kept = run.helper, run.main, run.at_checkpoint
+    return outcome(helper, main, params, communication, kept)
 
 
 #: The progress phase each comparison reports (the page's words for it).
@@ -210,8 +234,12 @@ def _one_seed(params: LMParams, progress: Progress | None, detail: bool) -> dict
                 }
             )
 
-    helper, main, curve, _ = train(params, 0, on_update=on_update)
-    result: dict[str, Any] = {"seed": params.seed, "learned": outcome(helper, main, params, False)}
+    run = train(params, 0, on_update=on_update, keep_at=checkpoint(params.updates))
+    helper, main, curve = run.helper, run.main, run.curve
+    result: dict[str, Any] = {
+        "seed": params.seed,
+        "learned": outcome(helper, main, params, False, run.at_checkpoint),
+    }
     for method in _methods(params)[1:]:
         if progress:
             progress(
@@ -233,6 +261,19 @@ def _expected(result: dict[str, Any], prompted: dict[str, Any]) -> dict[str, Any
     }
 
 
+def _movement_json(params: LMParams, first: dict[str, Any]) -> dict[str, Any]:
+    """How far the first seed's play moved over the last tenth of training, per method, in
+    the simulation lab's form (:mod:`lab.core.movement`)."""
+    methods = _methods(params)
+    return {
+        "from_update": checkpoint(params.updates),
+        "to_update": params.updates,
+        "threshold": MOVING_THRESHOLD,
+        "change": {m: first[m]["change"] for m in methods},
+        "still_moving": {m: first[m]["still_moving"] for m in methods},
+    }
+
+
 def _tally(runs: list[dict[str, Any]], method: str) -> dict[str, Any] | None:
     outcomes = [run[method] for run in runs if method in run]
     if not outcomes:
@@ -247,6 +288,8 @@ def _tally(runs: list[dict[str, Any]], method: str) -> dict[str, Any] | None:
         "call": sum(o["verdict"] == CALL for o in outcomes),
         "inline": sum(o["verdict"] == INLINE for o in outcomes),
         "broken": sum(o["verdict"] == BROKEN for o in outcomes),
+        # Seeds whose play moved by more than the threshold over the last tenth of training.
+        "still_moving": sum(bool(o.get("still_moving")) for o in outcomes),
     }
     return {
         "seeds": n,
@@ -290,6 +333,7 @@ def summarize(result: dict[str, Any]) -> str:
     params = result["params"]
     safe, best = f"{params['safe_reward']:g}", result["optimum"]["reward"]
     after = f"After {_plural(params['updates'], 'update')}"
+    since = params["updates"] - checkpoint(params["updates"])
     if result["seeds"]:
         tally = result["seeds"]["learned"]
         said = tally["in_words"]
@@ -300,6 +344,8 @@ def summarize(result: dict[str, Any]) -> str:
             + f". Main writes w * h itself (safe reward {safe}) in {said['inline']}."
             + f" Within 2% of the best expected reward ({best:g}): {said['optimal']}."
             + f" Mean expected reward {tally['mean_expected_reward']:.2f}."
+            + f" Still moving at the end (its play changed by more than {MOVING_THRESHOLD:g}"
+            + f" over the last {since}): {said['still_moving']}."
         ]
         for method, label in (
             ("trained_alone", "Trained alone"),
@@ -314,21 +360,24 @@ def summarize(result: dict[str, Any]) -> str:
         return " ".join(words_)
     learned = result["learned"]
     expected = result["expected_reward"]
-    seed = f"With seed {params['seed']}, {after[0].lower()}{after[1:]}"
+    moving = describe_movement(
+        learned["change"], checkpoint(params["updates"]), params["updates"], "the pair"
+    )
     if learned["convention"]:
-        first = (
-            f"{seed}, the two models share a convention: the helper names its function "
+        what = (
+            f"The two models share a convention: the helper names its function "
             f"{learned['convention']} and main calls it (reward {learned['reward']:g})."
         )
     elif learned["verdict"] == INLINE:
-        first = (
-            f"{seed}, the models are stuck: main writes w * h itself, which is always safe "
-            f"(reward {safe}), so the helper's name no longer matters to anyone."
+        what = (
+            f"Main writes w * h itself, which is correct whatever the helper wrote (reward "
+            f"{safe}), so the helper's name does not change the reward."
         )
     else:
-        first = f"{seed}, the models' most likely program is broken."
+        what = "The models' most likely program is broken."
     parts = [
-        first,
+        f"With seed {params['seed']}, {moving}.",
+        what,
         f"Expected reward {expected['prompted']:.2f} before training; after it, "
         f"{_closeness(expected['learned'], learned['optimal'], best)}.",
     ]
@@ -368,6 +417,7 @@ def run_language_models(
         "prompted": prompted,
         **{k: v for k, v in first.items() if k != "seed"},
         "expected_reward": _expected(first, prompted),
+        "movement": _movement_json(params, first),
         "seeds": None,
     }
     if params.seeds > 1:
@@ -388,17 +438,31 @@ def step_language_models(data: dict[str, Any] | None, update: int) -> dict[str, 
     """
     params = validate_lm_params(data)
     update = max(1, min(int(update), params.updates))
-    helper, main, _, rng = train(params, 0, updates=update - 1)
+    run = train(params, 0, updates=update - 1)
+    helper, main, rng = run.helper, run.main, run.rng
     before_h, before_m = helper.copy(), main.copy()
     group, adv = magrpo_update(helper, main, params, rng, (HELPER, MAIN), False)
     shown = max(range(len(group)), key=lambda i: (abs(adv[i]), -i))
     s = group[shown]
 
-    def tokens_of(old: TokenLM, new: TokenLM, prompt: str, tokens: Tokens) -> list[dict]:
+    # What this response's own term of the update does, without the rest of the group:
+    # the caption's A x (1 - p) describes this share; the group's other responses push
+    # the same choices too, so "after" (the whole update) can even move the other way.
+    alone_h, alone_m = before_h.copy(), before_m.copy()
+    rate, weighting = params.learning_rate / len(group), params.token_weighting
+    policy_step(alone_h, [(HELPER, s.helper)], [adv[shown]], rate, weighting)
+    policy_step(alone_m, [(s.prompt, s.main)], [adv[shown]], rate, weighting)
+
+    def tokens_of(
+        old: TokenLM, new: TokenLM, alone: TokenLM, prompt: str, tokens: Tokens
+    ) -> list[dict]:
         return [
-            {"token": VOCAB[t], "before": _round(p), "after": _round(q)}
-            for (t, p), (_, q) in zip(
-                old.token_probs(prompt, tokens), new.token_probs(prompt, tokens), strict=True
+            {"token": VOCAB[t], "before": _round(p), "after": _round(q), "alone": _round(r)}
+            for (t, p), (_, q), (_, r) in zip(
+                old.token_probs(prompt, tokens),
+                new.token_probs(prompt, tokens),
+                alone.token_probs(prompt, tokens),
+                strict=True,
             )
         ]
 
@@ -421,7 +485,7 @@ def step_language_models(data: dict[str, Any] | None, update: int) -> dict[str, 
         "sample": {
             "advantage": _round(adv[shown]),
             "reward": s.reward,
-            "helper": tokens_of(before_h, helper, HELPER, s.helper),
-            "main": tokens_of(before_m, main, s.prompt, s.main),
+            "helper": tokens_of(before_h, helper, alone_h, HELPER, s.helper),
+            "main": tokens_of(before_m, main, alone_m, s.prompt, s.main),
         },
     }

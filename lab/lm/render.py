@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lab.core.markup import Markup, el, join, trusted
+from lab.core.movement import MOVING_THRESHOLD
 from lab.core.stats import wilson_interval
 
 __all__ = ["render_models", "render_seeds", "render_step"]
@@ -99,13 +100,17 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 None,
                 el("code", None, t["token"]),
                 el("span", {"class": "lm-tokens__p"}, f"{_p(t['before'])} → {_p(t['after'])}"),
+                el("span", {"class": "lm-tokens__alone"}, f"alone {_p(t['alone'])}"),
             )
             for t in items
         ]
         attributes = {
             "class": f"lm-tokens lm-tokens--{direction}",
             "data-strength": _strength(a),
-            "aria-label": f"{who}: each token with its probability before → after",
+            "aria-label": (
+                f"{who}: each token with its probability before → after the group's update, "
+                "then after this response's share alone"
+            ),
         }
         return join(
             [
@@ -127,7 +132,9 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 _num(a / len(sample["helper"]), 3),
                 _prose(f" each, main's {len(sample['main'])} get "),
                 _num(a / len(sample["main"]), 3),
-                _prose(". Each token's logit moves by that share "),
+                _prose(". From this response alone, each token's logit moves by η / G "),
+                TIMES,
+                _prose(" that share "),
             ]
         )
     else:
@@ -135,7 +142,12 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
             [
                 "Every token of both responses gets the same advantage, ",
                 _num(a),
-                _prose(": one number for the whole joint response. Each token's logit moves by A "),
+                _prose(
+                    ": one number for the whole joint response. From this response alone, each "
+                    "token's logit moves by η / G "
+                ),
+                TIMES,
+                " A ",
             ]
         )
     temperature = params.get("temperature", 1.0)
@@ -186,8 +198,14 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
                 TIMES,
                 " (1 ",
                 MINUS,
-                " p), so a token the model was already sure of barely changes; the uncertain "
-                "choices move.",
+                _prose(
+                    f" p), with η the learning rate ({params['learning_rate']:g}) and G the "
+                    f"group's {n} responses: a token the model was already sure of barely "
+                    "changes; the uncertain choices move. Each token shows its probability "
+                    "before → after the whole group's update, then (alone) after this "
+                    "response's share only: the group's other responses push the same choices "
+                    "too, so the two can differ, even in direction."
+                ),
                 tempered,
             ),
             tokens(sample["helper"], "Helper"),
@@ -197,14 +215,14 @@ def render_step(step: Mapping[str, Any], prefix: str) -> Markup:
 
 
 def _biggest_move(items: Sequence[Mapping[str, Any]]) -> Markup:
-    """Which of a response's tokens this update moved most, before and after."""
+    """Which of a response's tokens the whole update moved most, before and after."""
     moves = [abs(t["after"] - t["before"]) for t in items]
     if not moves or max(moves) == 0:
         return _prose("No token's probability changed.")
     t = items[moves.index(max(moves))]
     return join(
         [
-            "Biggest change: ",
+            _prose("Biggest change in the group's update: "),
             el("code", None, t["token"]),
             f", {_p(t['before'])} → {_p(t['after'])}.",
         ]
@@ -290,7 +308,10 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 "tr",
                 None,
                 el("th", {"scope": "row"}, METHOD_TEXT[m]),
-                *(el("td", None, _count(t[c], t["seeds"])) for c in ("call", "inline", "optimal")),
+                *(
+                    el("td", None, _count(t[c], t["seeds"]))
+                    for c in ("call", "inline", "optimal", "still_moving")
+                ),
                 el("td", None, names),
                 el("td", None, f"{t['mean_expected_reward']:.2f}"),
             )
@@ -311,8 +332,9 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
         _head(
             "Method",
             "Calls a shared name",
-            "Stuck inlining",
+            "Inlines w * h",
             "Within 2% of the best",
+            "Still moving at the end",
             "Conventions",
             "Mean expected reward",
         ),
@@ -333,9 +355,12 @@ def render_seeds(seeds: Mapping[str, Any], prefix: str) -> Markup:
                 {"class": "lm-caption"},
                 _prose(
                     "Each count of seeds comes with its 95% interval (Wilson): the share of all "
-                    "seeds it is consistent with. A pair calls a shared name, or is stuck "
-                    "inlining, by its most likely program; it is within 2% of the best by its "
-                    "exact expected reward, as the simulation lab counts."
+                    "seeds it is consistent with. A pair calls a shared name, or inlines, by its "
+                    "most likely program; it is within 2% of the best by its "
+                    "exact expected reward, as the simulation lab counts; it is still moving "
+                    f"when its play, the distribution of its joint programs, changed by more "
+                    f"than {MOVING_THRESHOLD:g} (total variation) over the last tenth of the "
+                    "updates, as the simulation lab measures."
                 ),
             ),
             el(

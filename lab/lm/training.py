@@ -23,7 +23,7 @@ from lab.lm.interpreter import reward, verify
 from lab.lm.params import LMParams
 from lab.lm.tokens import HELPER, MAIN, VOCAB, Key, TokenLM, Tokens, main_prompt, response_steps
 
-__all__ = ["Sample", "magrpo_update", "policy_step", "sample_group", "train"]
+__all__ = ["Sample", "Trained", "magrpo_update", "policy_step", "sample_group", "train"]
 
 
 @dataclass  # not frozen: a frozen one's __init__ is several times slower (~10,000 a run)
@@ -117,6 +117,18 @@ def magrpo_update(
     return group, adv
 
 
+@dataclass
+class Trained:
+    """What :func:`train` returns: the models, the curve, the random stream (positioned where
+    the next update would draw) and, when asked, copies of the models after update ``at``."""
+
+    helper: TokenLM
+    main: TokenLM
+    curve: list[float]
+    rng: random.Random
+    at_checkpoint: tuple[TokenLM, TokenLM] | None = None
+
+
 def train(
     params: LMParams,
     stream: int,
@@ -124,17 +136,22 @@ def train(
     communication: bool = False,
     on_update: Callable[[int, float], Any] | None = None,
     updates: int | None = None,
-) -> tuple[TokenLM, TokenLM, list[float], random.Random]:
+    keep_at: int | None = None,
+) -> Trained:
     """Train from the pretrained models; ``stream`` keeps each comparison's randomness apart.
 
-    Also returns the random stream, positioned where the next update would draw.
+    ``keep_at`` keeps a copy of both models as they were after that many updates (0: the
+    pretrained ones), so that a run can say how far they moved since (:mod:`lab.core.movement`).
     """
     rng = random.Random(params.seed * 8 + stream)
     helper, main = TokenLM(temperature=params.temperature), TokenLM(temperature=params.temperature)
+    kept = (helper.copy(), main.copy()) if keep_at == 0 else None
     curve = []
     for u in range(1, (params.updates if updates is None else updates) + 1):
         group, _ = magrpo_update(helper, main, params, rng, learners, communication)
         curve.append(math.fsum(s.reward for s in group) / len(group))
         if on_update:
             on_update(u, curve[-1])
-    return helper, main, curve, rng
+        if u == keep_at:
+            kept = (helper.copy(), main.copy())
+    return Trained(helper, main, curve, rng, kept)

@@ -67,6 +67,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from lab.core.advantages import BASELINES, group_advantages
+from lab.core.movement import (
+    MOVING_THRESHOLD,
+    checkpoint,
+    describe_movement,
+    is_moving,
+    total_variation,
+)
 from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
 from lab.core.stats import describe_count, wilson_interval
 from lab.sim.params import ParamError, SimParams, param_spec, validate_params
@@ -116,10 +123,6 @@ METHOD_LABELS = {
     "centralized": "Centralized control",
     "centralized_sampled": "Centralized learner (sampled)",
 }
-#: A run's policies are *still moving* when a method's joint responses' distribution moved by
-#: more than MOVING_THRESHOLD in total variation over the last MOVING_WINDOW of its updates.
-MOVING_WINDOW = 0.1
-MOVING_THRESHOLD = 0.01
 
 #: Every joint response, as (helper's response, main agent's response): the table's cells.
 CELLS: tuple[tuple[int, int], ...] = tuple(
@@ -549,12 +552,8 @@ def _exact(
 
 
 def _total_variation(p: list[list[float]], q: list[list[float]]) -> float:
-    """Half the summed absolute difference of two distributions over the cells."""
-    return 0.5 * math.fsum(
-        abs(a - b)
-        for row_p, row_q in zip(p, q, strict=True)
-        for a, b in zip(row_p, row_q, strict=True)
-    )
+    """The total-variation distance of two distributions over the table's cells."""
+    return total_variation({c: p[c[0]][c[1]] for c in CELLS}, {c: q[c[0]][c[1]] for c in CELLS})
 
 
 def _check_partners(partners: Sequence[Partner], which: str) -> tuple[Partner, ...]:
@@ -696,7 +695,7 @@ class Experiment:
         self.updates_done = 0
         self.stopped = False
         # Where each method's play stood at the start of the last tenth of training.
-        self.checkpoint = p.updates - max(1, math.ceil(p.updates * MOVING_WINDOW))
+        self.checkpoint = checkpoint(p.updates)
         self._at_checkpoint: dict[str, list[list[list[float]]]] | None = None
         self._expected: tuple[int, dict[str, Any]] | None = None
         if self.checkpoint == 0:
@@ -818,9 +817,9 @@ class Experiment:
         }
 
     def still_moving(self) -> dict[str, bool] | None:
-        """Per method, whether its play moved by more than :data:`MOVING_THRESHOLD` at the end."""
+        """Per method, whether its play was still moving at the end (:mod:`lab.core.movement`)."""
         moved = self.movement()
-        return None if moved is None else {m: v > MOVING_THRESHOLD for m, v in moved.items()}
+        return None if moved is None else {m: is_moving(v) for m, v in moved.items()}
 
     def outcome(self) -> dict[str, Any]:
         """The exact outcome of every method: what a row of the many-seed table shows."""
@@ -852,7 +851,7 @@ class Experiment:
             "to_update": self.updates_done,
             "threshold": MOVING_THRESHOLD,
             "change": moved,
-            "still_moving": {m: v > MOVING_THRESHOLD for m, v in moved.items()},
+            "still_moving": {m: is_moving(v) for m, v in moved.items()},
         }
 
     def results(self) -> dict[str, Any]:
@@ -1039,20 +1038,12 @@ def _turn_text(turns: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _moving_text(results: Mapping[str, Any], method: str) -> str:
-    """ "after 200 updates, still moving (...)", or nothing for play that never learns."""
+    """ "; after 200 updates, still moving (...)", or nothing for play that never learns."""
     movement = results.get("movement")
     if method == "prompted" or not movement:
         return ""
-    since = movement["to_update"] - movement["from_update"]
     change = movement["change"][method]
-    if movement["still_moving"][method]:
-        state = f"still moving (its play changed by {change:.2f} over the last {since})"
-    else:
-        state = (
-            f"no longer moving (its play changed by less than {movement['threshold']:g} "
-            f"over the last {since})"
-        )
-    return f"; after {movement['to_update']} updates, {state}"
+    return "; " + describe_movement(change, movement["from_update"], movement["to_update"])
 
 
 def summarize(results: Mapping[str, Any]) -> list[str]:
@@ -1086,7 +1077,8 @@ def summarize(results: Mapping[str, Any]) -> list[str]:
         moving = seeds["methods"]["learned"].get("still_moving")
         if moving is not None and results.get("movement"):
             lines.append(
-                f"Learned collaboration was still moving at the end in {moving} of {count} seeds."
+                "Learned collaboration was still moving at the end in "
+                f"{describe_count(moving, count, aside=True)}."
             )
     partners = results["partners"]
     if partners["held_out"]:

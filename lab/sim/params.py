@@ -25,6 +25,9 @@ __all__ = ["BASELINES", "PARAM_SPEC", "ParamError", "SimParams", "param_spec", "
 TABLE_NAMES = ("climbing", "penalty", "custom")
 CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
+#: The largest group when an update samples about G x G episodes (two turns with one turn-2
+#: group per sampled joint response, or cross mode): 64 x 64 = 4,096.
+MAX_GROUP_SQUARED = 64
 
 #: Labels, defaults and limits of every field, for the page's form and for the messages
 #: (the keys are :mod:`lab.core.params`'s).
@@ -122,7 +125,31 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         },
     },
     "updates": {"label": "Updates", "kind": "integer", "default": 200, "min": 1, "max": 5000},
-    "group_size": {"label": "Group size", "kind": "integer", "default": 32, "min": 2, "max": 256},
+    "group_size": {
+        "label": "Group size",
+        "kind": "integer",
+        "default": 32,
+        "min": 2,
+        "max": 256,
+        # Both modes sample about G x G episodes an update: at G = 64 an update of every
+        # method takes about 0.1 s in CPython, at 256 over a second (and more in the browser).
+        "max_when": [
+            {
+                "when": {"turns": [2], "branching": ["sample"]},
+                "max": MAX_GROUP_SQUARED,
+                "when_text": "with two turns and one turn-2 group per sampled joint response",
+                "note": "each of the G joint responses of turn 1 starts its own group of G, "
+                "so an update samples G + G \u00d7 G episodes",
+            },
+            {
+                "when": {"turns": [1], "joint_mode": ["cross"]},
+                "max": MAX_GROUP_SQUARED,
+                "when_text": "in cross mode",
+                "note": "every response is paired with every partner response, "
+                "so an update scores G \u00d7 G joint responses",
+            },
+        ],
+    },
     "learning_rate": {
         "label": "Learning rate",
         "kind": "number",

@@ -149,7 +149,7 @@ def _step(label: str, step_id: str, *shown: object) -> Markup:
     return join([el("dt", {"id": step_id}, label), el("dd", None, *shown)])
 
 
-def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
+def _agent(agent: Mapping[str, Any], tid: str, fold: bool = False) -> Markup:
     role = str(agent["agent"])
     aid = f"{tid}-{role}"
     observation, policy, action = agent["observation"], agent["policy"], agent["action"]
@@ -173,7 +173,11 @@ def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
             _step(
                 observation["label"],
                 f"{aid}-observation",
-                _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation"),
+                _fold(
+                    "The prompt",
+                    _pre(observation["text"], "lab-sim__prompt", f"{aid}-observation"),
+                    fold,
+                ),
             ),
             _step(
                 policy["label"],
@@ -191,7 +195,14 @@ def _agent(agent: Mapping[str, Any], tid: str) -> Markup:
     )
 
 
-def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
+def _fold(summary: str, content: Markup, fold: bool) -> Markup:
+    """``content``, or, with ``fold``, the same in a block the reader opens on demand."""
+    if not fold:
+        return content
+    return el("details", {"class": "lab-sim__fold"}, el("summary", None, summary), content)
+
+
+def _turn(step: Mapping[str, Any], prefix: str, count: int, fold: bool = False) -> Markup:
     t = step["turn"]
     tid = f"{prefix}-t{t}"
     transition, reward, joint = step["transition"], step["reward"], step["joint_output"]
@@ -208,7 +219,7 @@ def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
         "div",
         {"class": "lab-sim__turn"},
         el("h4", None, f"Turn {t} of {count}", id=tid),
-        el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid) for a in step["agents"])),
+        el("div", {"class": "lab-sim__agents"}, *(_agent(a, tid, fold) for a in step["agents"])),
         el(
             "dl",
             {"class": "lab-sim__steps lab-sim__steps--joint"},
@@ -237,8 +248,12 @@ def _turn(step: Mapping[str, Any], prefix: str, count: int) -> Markup:
     )
 
 
-def render_episode(result: Mapping[str, Any], prefix: str) -> Markup:
-    """The recorded episode (``result["episode"]``), each step under the exercise's label."""
+def render_episode(result: Mapping[str, Any], prefix: str, *, fold: bool = False) -> Markup:
+    """The recorded episode (``result["episode"]``), each step under the exercise's label.
+
+    With ``fold`` (the lesson's worked example) what repeats opens on demand: each
+    agent's prompt, and every turn after the first.
+    """
     episode = result.get("episode")
     if not episode:
         return Markup()
@@ -248,7 +263,12 @@ def render_episode(result: Mapping[str, Any], prefix: str) -> Markup:
         caption += f" ({describe_params(result['params'])})"
     caption += f". Episode reward: {format_reward(episode.get('episode_reward'))}."
     caption_p = el("p", None, caption, class_="lab-sim__caption", data_lab_episode_caption=True)
-    return join([caption_p, *(_turn(step, prefix, len(turns)) for step in turns)])
+    shown = [_turn(step, prefix, len(turns), fold) for step in turns]
+    if fold and len(shown) > 1:
+        later = f"Turn 2 of {len(turns)}" if len(turns) == 2 else f"Turns 2 to {len(turns)}"
+        summary = f"{later}: the same steps, with the verifier's feedback in each prompt"
+        shown = [shown[0], _fold(summary, join(shown[1:]), fold)]
+    return join([caption_p, *shown])
 
 
 # ------------------------------------------------------------------ summary
@@ -261,7 +281,8 @@ def _cell_name(result: Mapping[str, Any], cell: Sequence[int]) -> str:
 
 
 def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
-    """Where learned and centralized play settled, for results without their own summary."""
+    """What learned and centralized play most likely do, for results without their own summary
+    (which say nothing of whether the play was still moving, so neither does this)."""
     settled, best = result.get("settled_on", {}), result.get("optimum", {})
     learned, centralized = settled.get("learned"), settled.get("centralized")
     if not learned or not centralized or "cells" not in best:
@@ -269,10 +290,8 @@ def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
 
     def where(s: Mapping[str, Any]) -> str:
         name, reward = _cell_name(result, s["cell"]), format_reward(s["reward"])
-        if s["probability"] >= 0.9:
-            return f"settled on {name} (reward {reward})"
         share = format_percent(s["probability"])
-        return f"leans towards {name} (reward {reward}, {share} of the time)"
+        return f"most likely plays {name} (reward {reward}, {share} of the time)"
 
     best_name = " or ".join(_cell_name(result, cell) for cell in best["cells"])
     first = (
@@ -282,8 +301,6 @@ def _fallback_summary(result: Mapping[str, Any]) -> list[str]:
         f"{best_name} (reward {format_reward(best['reward'])})"
     )
     second = f"centralized control {where(centralized)}"
-    if centralized.get("optimal"):
-        second = second.replace("settled on", "found")
     sentences = [f"After {result.get('updates_done', 0)} updates, {first}; {second}."]
     partners = result.get("partners", {})
     if partners.get("held_out_mean") is not None:
@@ -440,7 +457,20 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
     def at(v: float) -> float:
         return (v - lo) / (hi - lo) * 100
 
-    def bar(value: float, group: str) -> Markup:
+    def mark(kind: str, value: float | None) -> Markup:
+        """Where the partner's score stood before training, or the best it could be."""
+        if value is None:
+            return Markup()
+        return el(
+            "span",
+            {
+                "class": f"lab-sim__bar-mark lab-sim__bar-mark--{kind}",
+                "style": f"left: {at(value):.2f}%",
+            },
+        )
+
+    def bar(s: Mapping[str, Any], group: str) -> Markup:
+        value = s.get("score") or 0.0
         style = (
             f"--lab-sim-from: {min(at(0), at(value)):.2f}%; "
             f"--lab-sim-width: {abs(at(value) - at(0)):.2f}%; --lab-sim-zero: {at(0):.2f}%"
@@ -450,6 +480,8 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             {"class": f"lab-sim__bar lab-sim__bar--{group}", "aria-hidden": "true", "style": style},
             el("span", {"class": "lab-sim__bar-fill"}),
             el("span", {"class": "lab-sim__bar-zero"}),
+            mark("before", s.get("score_before_training")),
+            mark("best", s.get("best_response")),
         )
 
     def row(s: Mapping[str, Any], group: str) -> Markup:
@@ -469,7 +501,7 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
                 "td",
                 {"class": "lab-sim__score"},
                 el("span", None, format_reward(s.get("score")), class_="lab-sim__score-value"),
-                bar(s.get("score") or 0.0, group),
+                bar(s, group),
                 el("span", None, "; ".join(notes), class_="lab-sim__before"),
             ),
         )
@@ -499,9 +531,39 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             el("th", None, "Score with the trained agent", scope="col"),
         ),
     )
+
+    # The bars' key: every encoding a bar uses, in words beside a sample of it.
+    def key_item(sample: Markup, text: str) -> Markup:
+        return el("span", {"class": "lab-sim__bar-key-item"}, sample, text)
+
+    swatch = "lab-sim__bar-key-swatch"
+    key = el(
+        "caption",
+        {"class": "lab-sim__bar-key"},
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-swatch--training"}), "training partner"
+        ),
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-swatch--held-out"}),
+            "held-out partner (hatched)",
+        ),
+        key_item(
+            el("span", {"class": f"{swatch} lab-sim__bar-key-mark--before"}), "before training"
+        ),
+        *(
+            [
+                key_item(
+                    el("span", {"class": f"{swatch} lab-sim__bar-key-mark--best"}), "best possible"
+                )
+            ]
+            if any(s.get("best_response") is not None for s in everyone)
+            else []
+        ),
+    )
     return el(
         "table",
         {"class": "lab-sim__partners"},
+        key,
         head,
         group("training", "Training partners", p.get("training", []), p.get("training_mean")),
         group("held-out", "Held-out partners", p.get("held_out", []), p.get("held_out_mean")),

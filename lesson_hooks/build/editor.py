@@ -14,7 +14,6 @@ made from (the entry, the installed packages' lock, esbuild's options), so a
 from __future__ import annotations
 
 import hashlib
-import subprocess
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -24,6 +23,7 @@ from mkdocs.structure.files import File, Files
 
 from lesson_hooks.support import paths
 from lesson_hooks.support.cache_files import write_atomically
+from lesson_hooks.support.node_tools import run_tool
 from lesson_hooks.support.paths import EDITOR_BUNDLE, ESBUILD, INSTALLED_LOCK, PACKAGE_LOCK
 
 ENTRY = paths.BUILD_HOOKS / "editor_entry.js"
@@ -79,22 +79,15 @@ def bundle_editor(
     cached = cache_dir / f"editor-{_digest(entry, locks)}.js"
     if cached.is_file():
         return cached.read_bytes()
-    try:
-        done = subprocess.run(
-            [str(esbuild), str(entry), *ESBUILD_OPTIONS],
-            cwd=entry.parent,
-            capture_output=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise PluginError(f"esbuild ({esbuild}) could not run: {err}. Run `npm ci`.") from err
-    if done.returncode != 0 or not done.stdout:
-        problem = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
-        raise PluginError(
-            f"esbuild could not bundle the code editor ({entry}):\n{problem}\n"
-            "If a package is missing, run `npm ci`."
-        )
+    done = run_tool(
+        [esbuild, entry, *ESBUILD_OPTIONS],
+        "esbuild",
+        f"bundle the code editor ({entry})",
+        timeout=TIMEOUT,
+        cwd=entry.parent,
+        done_when=lambda done: bool(done.stdout),
+        advice="If a package is missing, run `npm ci`.",
+    )
     write_atomically(cached, done.stdout)
     _prune(cache_dir, keep=cached)
     return done.stdout

@@ -33,7 +33,6 @@ import html
 import json
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +45,7 @@ from mkdocs.utils import get_relative_url
 
 from lesson_hooks.support import paths
 from lesson_hooks.support.cache_files import write_atomically
+from lesson_hooks.support.node_tools import installed_version, locked_version, run_tool
 from lesson_hooks.support.pages import display_path
 from lesson_hooks.support.paths import BUILD_HOOKS, KATEX_DIR, NODE_MODULES, PACKAGE_LOCK
 
@@ -89,22 +89,13 @@ _rendered: dict[Formula, str] = {}
 
 
 def locked_katex_version(lock: Path = PACKAGE_LOCK) -> str:
-    try:
-        packages = json.loads(lock.read_text(encoding="utf-8"))["packages"]
-        return packages["node_modules/katex"]["version"]
-    except (OSError, KeyError, ValueError) as err:
-        raise PluginError(f"{lock}: cannot read the locked katex version ({err}).") from err
+    return locked_version("katex", lock)
 
 
 def check_katex(node_katex: Path = NODE_KATEX, lock: Path = PACKAGE_LOCK) -> str:
     """Fail with a clear message unless node_modules holds the locked KaTeX."""
     locked = locked_katex_version(lock)
-    manifest = node_katex / "package.json"
-    installed = (
-        json.loads(manifest.read_text(encoding="utf-8")).get("version")
-        if manifest.is_file()
-        else None
-    )
+    installed = installed_version(node_katex)
     if installed != locked:
         found = f"KaTeX {installed}" if installed else "missing"
         raise PluginError(
@@ -193,21 +184,13 @@ def _run_katex(formulas: list[Formula], node_katex: Path, script: Path) -> list[
             "(./dev installs what the build needs)."
         )
     request = json.dumps([{"tex": f.tex, "display": f.display} for f in formulas])
-    try:
-        done = subprocess.run(
-            [node, str(script), str(node_katex / "dist" / KATEX_MODULE)],
-            input=request.encode("utf-8"),
-            capture_output=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise PluginError(f"{script}: could not typeset the math: {err}") from err
-    if done.returncode != 0:
-        problem = done.stderr.decode("utf-8", "replace").strip()[-2000:]
-        raise PluginError(
-            f"{script}: could not typeset the math (exit {done.returncode}):\n{problem}"
-        )
+    done = run_tool(
+        [node, script, node_katex / "dist" / KATEX_MODULE],
+        str(script),
+        "typeset the math",
+        timeout=TIMEOUT,
+        stdin=request.encode("utf-8"),
+    )
     answers = json.loads(done.stdout)
     if len(answers) != len(formulas):
         raise PluginError(f"{script}: answered {len(answers)} of {len(formulas)} formulas.")

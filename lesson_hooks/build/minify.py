@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -29,6 +28,7 @@ from mkdocs.structure.files import File, Files
 
 from lesson_hooks.support import paths
 from lesson_hooks.support.cache_files import write_atomically
+from lesson_hooks.support.node_tools import run_tool
 from lesson_hooks.support.paths import ESBUILD, INSTALLED_LOCK
 
 CACHE_DIR = paths.CACHE_DIR / "lesson-minify"
@@ -72,25 +72,14 @@ def _run_esbuild(sources: dict[str, bytes], esbuild: Path) -> dict[str, Minified
         for name, content in sources.items():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             (src / name).write_bytes(content)
-        try:
-            done = subprocess.run(
-                [
-                    str(esbuild),
-                    *sorted(sources),
-                    *ESBUILD_OPTIONS,
-                    f"--outdir={out}",
-                    "--outbase=.",
-                ],
-                cwd=src,
-                capture_output=True,
-                timeout=TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise PluginError(f"esbuild ({esbuild}) could not run: {err}. Run `npm ci`.") from err
-        if done.returncode != 0:
-            problem = done.stderr.decode("utf-8", "replace").strip() or f"exit {done.returncode}"
-            raise PluginError(f"esbuild could not minify the site's scripts:\n{problem}")
+        run_tool(
+            [esbuild, *sorted(sources), *ESBUILD_OPTIONS, f"--outdir={out}", "--outbase=."],
+            "esbuild",
+            "minify the site's scripts",
+            timeout=TIMEOUT,
+            cwd=src,
+            advice="If esbuild is missing or broken, run `npm ci`.",
+        )
         results = {}
         for name in sources:
             source_map = json.loads((out / f"{name}.map").read_bytes())

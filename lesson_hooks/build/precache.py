@@ -50,11 +50,25 @@ SW_SOURCE = "assets/offline/sw.js"
 REGISTER_SCRIPT = "assets/offline/offline.js"
 SW_DEST = "sw.js"
 MANIFEST_DEST = "precache-manifest.json"
+# The headers file of static hosts that read one (Netlify, Cloudflare Pages).
+HEADERS_DEST = "_headers"
 # The string in SW_SOURCE that the build replaces with the manifest (or null).
 PLACEHOLDER = '"__PRECACHE_MANIFEST__"'
-# Never fetched by a reader's browser: source maps (devtools) and the
-# compressed sitemap (crawlers). The worker and its manifest are not cached.
-NOT_PRECACHED = ("*.map", "sitemap.xml.gz", SW_DEST, MANIFEST_DEST)
+# ... and the one it replaces with ISOLATION_HEADERS.
+HEADERS_PLACEHOLDER = '"__ISOLATION_HEADERS__"'
+# Cross-origin isolation: with both, a page may use SharedArrayBuffer, which
+# lets Stop interrupt Python instead of replacing its worker. The one list: the
+# service worker adds these to the documents and workers it serves, and
+# HEADERS_DEST asks a host to send them. require-corp blocks only cross-origin
+# loads without a Cross-Origin-Resource-Policy, and the site makes none.
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+}
+# Never fetched by a reader's browser: source maps (devtools), the compressed
+# sitemap (crawlers) and the host's headers file. The worker and its manifest
+# are not cached.
+NOT_PRECACHED = ("*.map", "sitemap.xml.gz", SW_DEST, MANIFEST_DEST, HEADERS_DEST)
 # Cached after the lab has first run, not at install (the code editor only serves a lab).
 LAB_GROUP = (f"{VENDOR_DIR}/", EDITOR_BUNDLE)
 # Cached when first fetched: an English site's search never loads these. (KaTeX's
@@ -163,14 +177,27 @@ def build_manifest(
 
 
 def render_service_worker(source: str, manifest: dict[str, object] | None) -> str:
-    """The worker's source with the manifest (``None``: a worker that retires) inlined."""
-    if source.count(PLACEHOLDER) != 1:
-        raise PluginError(
-            f"docs/{SW_SOURCE} must contain {PLACEHOLDER} exactly once "
-            "(the build puts the precache manifest there)."
-        )
+    """The worker's source with the manifest (``None``: a worker that retires) and
+    :data:`ISOLATION_HEADERS` inlined."""
+    for placeholder, what in (
+        (PLACEHOLDER, "the precache manifest"),
+        (HEADERS_PLACEHOLDER, "the cross-origin isolation headers"),
+    ):
+        if source.count(placeholder) != 1:
+            raise PluginError(
+                f"docs/{SW_SOURCE} must contain {placeholder} exactly once "
+                f"(the build puts {what} there)."
+            )
     data = json.dumps(manifest, separators=(",", ":"), sort_keys=True)
-    return source.replace(PLACEHOLDER, data)
+    headers = json.dumps(ISOLATION_HEADERS, separators=(",", ":"))
+    return source.replace(PLACEHOLDER, data).replace(HEADERS_PLACEHOLDER, headers)
+
+
+def headers_file() -> str:
+    """:data:`ISOLATION_HEADERS` for every path, in the ``_headers`` format of static hosts."""
+    lines = ["# Cross-origin isolation (written by lesson_hooks/build/precache.py).", "/*"]
+    lines += [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    return "\n".join(lines) + "\n"
 
 
 # After the search index, sitemap and Material's offline plugin (-100) write theirs.
@@ -197,4 +224,5 @@ def on_post_build(config: MkDocsConfig) -> None:
             len(files),
             *(sizes[group] / 1e6 for group in GROUPS),
         )
+        (site_dir / HEADERS_DEST).write_text(headers_file(), encoding="utf-8")
     (site_dir / SW_DEST).write_text(render_service_worker(source, manifest), encoding="utf-8")

@@ -21,6 +21,7 @@ from mkdocs.structure.files import File, Files
 
 from lesson_hooks.build.snapshot import Snapshot, make_snapshot
 from lesson_hooks.support.lab_archive import LabArchive, build_lab_archive
+from lesson_hooks.support.node_tools import installed_version, locked_version
 from lesson_hooks.support.paths import (
     LAB_DIR,
     LAB_PACKAGE,
@@ -43,23 +44,18 @@ FETCHED_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 def locked_pyodide_version(lock: Path = PACKAGE_LOCK) -> str:
     """The Pyodide version pinned in package-lock.json."""
-    try:
-        packages = json.loads(lock.read_text(encoding="utf-8"))["packages"]
-        return packages["node_modules/pyodide"]["version"]
-    except (OSError, KeyError, ValueError) as err:
-        raise PluginError(f"{lock}: cannot read the locked pyodide version ({err}).") from err
+    return locked_version("pyodide", lock)
 
 
 def check_runtime(node_pyodide: Path = NODE_PYODIDE, lock: Path = PACKAGE_LOCK) -> str:
     """Fail with a clear message unless node_modules holds the locked Pyodide."""
     locked = locked_pyodide_version(lock)
-    manifest = node_pyodide / "package.json"
-    if not manifest.is_file():
+    installed = installed_version(node_pyodide)
+    if installed is None:
         raise PluginError(
-            f"The Pyodide runtime is missing ({manifest} not found). Run `npm ci` "
-            "(the README's commands do it for you)."
+            f"The Pyodide runtime is missing ({node_pyodide / 'package.json'} not found). "
+            "Run `npm ci` (the README's commands do it for you)."
         )
-    installed = json.loads(manifest.read_text(encoding="utf-8")).get("version")
     if installed != locked:
         raise PluginError(
             f"{node_pyodide} is Pyodide {installed}, but package-lock.json pins {locked}. "

@@ -22,13 +22,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from lesson_hooks.support.node_tools import run_tool
 from lesson_hooks.support.paths import BUILD_HOOKS, CACHE_DIR, NODE_PYODIDE
 
 SCRIPT = BUILD_HOOKS / "make_snapshot.mjs"
@@ -108,20 +108,13 @@ def _make(
     with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
         zipped, made = Path(tmp) / "lab.zip", Path(tmp) / "snapshot.gz"
         zipped.write_bytes(archive)
-        try:
-            done = subprocess.run(
-                [node, str(script), str(node_pyodide), str(zipped), key, str(made)],
-                capture_output=True,
-                timeout=TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise PluginError(f"{script}: could not make the Python snapshot: {err}") from err
-        if done.returncode != 0 or not made.is_file():
-            problem = done.stderr.decode("utf-8", "replace").strip()[-2000:]
-            raise PluginError(
-                f"{script}: could not make the Python snapshot (exit {done.returncode}):\n{problem}"
-            )
+        done = run_tool(
+            [node, script, node_pyodide, zipped, key, made],
+            str(script),
+            "make the Python snapshot",
+            timeout=TIMEOUT,
+            done_when=lambda _: made.is_file(),
+        )
         result = json.loads(done.stdout)
         content = made.read_bytes()
         info = {"bytes": result["bytes"], "sha256": hashlib.sha256(content).hexdigest()}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lab import run_experiment, validate_params
+from lab.core.markup import Markup, el, trusted
 from lab.sim.render import render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
@@ -42,12 +43,15 @@ def read_params(fence: Fence) -> dict[str, object]:
 
 def episode_html(params: Mapping[str, object]) -> str:
     """The run's recorded episode as HTML (what the build memo keeps)."""
-    return render_episode(run_experiment(params), PREFIX)
+    # Folded: the repeated prompts and the later turns open on demand.
+    return render_episode(run_experiment(params), PREFIX, fold=True)
 
 
-def render_worked_example(params: dict[str, object]) -> str:
+def render_worked_example(params: dict[str, object]) -> Markup:
     episode = memoized(episode_html, params)
-    return f'<div class="lesson-episode" data-lesson-episode>\n{episode}\n</div>'
+    # Rendered by lab.sim.render through the markup builder; the memo hands back text.
+    box = {"class": "lesson-episode", "data-lesson-episode": True}
+    return el("div", box, "\n", trusted(episode), "\n")
 
 
 def _render(params: dict[str, object], fence: Fence) -> str:

@@ -19,6 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from lab.core.markup import Markup, el, join
 from lesson_hooks.fences.base import Fence, Page
 from lesson_hooks.fences.custom import LabFence
 
@@ -77,3 +78,58 @@ def graded_fence(
 ) -> LabFence[G]:
     """A graded kind's fence: ids unique across the site, ``render(block, spec_url)``."""
     return LabFence(kind, read, _LinkingSpec(render), unique="site", noun=noun)
+
+
+# ------------------------------------------------------------------ markup
+# The parts every graded block's markup shares, so mapping and quiz (and
+# graded.js, which reads these attributes) cannot drift apart.
+
+
+def shell(block: Graded, kind: str, spec_url: str, *children: object) -> Markup:
+    """The block's outer element: what graded.js needs to load and version it."""
+    return el(
+        "div",
+        {
+            "class": f"lab lab-{kind}",
+            "id": f"lab-{block.id}",
+            "data-lab": kind,
+            "data-lab-id": block.id,
+            "data-lab-spec": spec_url,
+            "data-lab-version": block.spec["version"],
+        },
+        *children,
+    )
+
+
+def controls(kind: str, *, buttons_hidden: bool = False) -> Markup:
+    """Check and Clear with the summary line, hidden until the script mounts."""
+
+    def button(action: str, text: str, classes: str) -> Markup:
+        attributes = {"type": "button", "class": classes, "data-lab-action": action}
+        return el("button", attributes, text, hidden=buttons_hidden)
+
+    return el(
+        "div",
+        {"class": f"lab-{kind}__controls", "data-lab-controls": True, "hidden": True},
+        "\n",
+        button("check", "Check", "md-button md-button--primary"),
+        "\n",
+        button("clear", "Clear", "md-button"),
+        "\n",
+        el("p", {"class": f"lab-{kind}__summary", "data-lab-summary": True}),
+        "\n",
+    )
+
+
+def status() -> Markup:
+    """The status line and the screen reader's announcer."""
+    return join(
+        (
+            el("p", {"class": "lab-status", "data-lab-status": True, "role": "status"}),
+            el(
+                "div",
+                {"class": "lab-visually-hidden", "data-lab-announcer": True, "aria-live": "polite"},
+            ),
+        ),
+        "\n",
+    )

@@ -20,17 +20,17 @@ without JavaScript see real output (a warm build reads it from the build memo,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 from mkdocs.utils import get_relative_url
 
-from lab.core.params import field_hint
+from lab.core.markup import Markup, el, join, trusted, void
 from lab.lm.model import TokenLM, describe_models, step_language_models
 from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.fields import Style, render_fields
 from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
@@ -46,98 +46,177 @@ def read_language_models(fence: Fence) -> LanguageModelsLab:
     return read_lab(fence, validate_lm_params, DEFAULT_ID)
 
 
-def render_field(lab: LanguageModelsLab, name: str, spec: Mapping[str, Any]) -> str:
-    field_id = f"{lab.prefix}-{name.replace('_', '-')}"
-    hint_id, error_id = f"{field_id}-hint", f"{field_id}-error"
-    value = lab.params.to_json()[name]
-    common = (
-        f'id="{field_id}" name="{name}" data-lab-field="{name}" '
-        f'aria-describedby="{hint_id} {error_id}"'
-    )
-    if spec["kind"] == "boolean":
-        control = f'<input type="checkbox" {common}{" checked" if value else ""}>'
-        label = f'<label for="{field_id}">{control} {escape(spec["label"])}</label>'
-        return (
-            f'<div class="lm-field lm-field--check" data-lab-field-box="{name}">{label}'
-            f'<p class="lm-hint" id="{hint_id}">{escape(field_hint(spec))}</p>'
-            f'<p class="lm-error" id="{error_id}" data-lab-error="{name}"></p></div>'
-        )
-    if spec["kind"] == "choice":
-        options = "".join(
-            f'<option value="{escape(c)}"{" selected" if c == value else ""}>'
-            f"{escape(c.replace('_', ' '))}</option>"
-            for c in spec["choices"]
-        )
-        control = f"<select {common}>{options}</select>"
-    else:
-        mode = "numeric" if spec["kind"] == "integer" else "decimal"
-        shown = f"{value:g}" if isinstance(value, float) else str(value)
-        control = (
-            f'<input type="text" inputmode="{mode}" autocomplete="off" spellcheck="false" '
-            f'value="{escape(shown)}" {common}>'
-        )
-    return (
-        f'<div class="lm-field" data-lab-field-box="{name}">'
-        f'<label for="{field_id}">{escape(spec["label"])}</label>{control}'
-        f'<p class="lm-hint" id="{hint_id}">{escape(field_hint(spec))}</p>'
-        f'<p class="lm-error" id="{error_id}" data-lab-error="{name}"></p></div>'
-    )
+#: The language-model lab's class names for the shared field renderer.
+STYLE = Style(field="lm-field", hint="lm-hint", error="lm-error")
 
 
 def first_update(args: Mapping[str, Any]) -> dict[str, str]:
     """The first update's group and the pretrained models, rendered for the page."""
     p = args["prefix"]
     before = describe_models(TokenLM(), TokenLM(), False)
+    # Labelled as the build's, so the first Step (update 2) visibly moves on from it.
+    built = el(
+        "p",
+        {"class": "lm-caption", "data-lab-step-built": ""},
+        el("strong", None, "Before any Step:"),
+        " update 1 of the run these settings make, computed when this page was built. "
+        "Step shows update 2, then each next one.",
+    )
     return {
-        "step": render_step(step_language_models(args["settings"], 1), p),
+        "step": join([built, render_step(step_language_models(args["settings"], 1), p)]),
         "before": render_models({"before": before}, p),
     }
 
 
+# The thick line's moving average (language-models.js reads it from the key).
+WINDOW = 10
+
+
+def _curve_key() -> Markup:
+    """What each line of the reward chart is, under it, as text a phone keeps readable."""
+    items = (
+        ("lm-key__raw", "Thin line: the mean reward of each update's group of joint responses."),
+        ("lm-key__mean", f"Thick line: the average of the last {WINDOW} updates' means."),
+        ("lm-key__safe", "Dashed line: the safe reward, what a correct program earns inline."),
+    )
+    return el(
+        "ul",
+        {"class": "lm-key", "data-lab-window": WINDOW},
+        *(
+            el("li", {"class": "lm-key__item"}, el("span", {"class": f"lm-key__swatch {c}"}), text)
+            for c, text in items
+        ),
+    )
+
+
+def _block(title_id: str, title: str, *children: object, **named: Any) -> Markup:
+    """A titled part of the lab's results."""
+    heading = el("h3", {"id": title_id}, title)
+    return el("div", {"class": "lm-block"}, "\n", heading, *children, **named)
+
+
 def render_lab(
     lab: LanguageModelsLab, stylesheet: str = STYLESHEET, archive: str | None = None
-) -> str:
+) -> Markup:
     p = lab.prefix
     settings = lab.params.to_json()
-    fields = "".join(render_field(lab, name, spec) for name, spec in lm_param_spec().items())
+    fields = render_fields(p, settings, lm_param_spec(), STYLE)
     shown = memoized(first_update, {"settings": settings, "prefix": p})
-    return f"""<div class="lab lab-lm" id="{p}" data-lab="language-models" \
-data-lab-id="{lab.id}" data-lab-run="idle">
-<link rel="stylesheet" href="{escape(stylesheet)}">
-<div class="lm-fallback" data-lab-fallback>
-<p><strong>This lab needs JavaScript.</strong> It trains the two models in Python, inside your \
-browser. Below, computed when the page was built with the lab's settings: the first update's \
-group of joint responses, and the models before training.</p>
-</div>
-<form class="lm-form" id="{p}-form" data-lab-form novalidate hidden \
-aria-label="Language-model lab settings">
-<div class="lm-fields">{fields}</div>
-<div class="lm-actions">
-<button type="submit" class="md-button md-button--primary" data-lab-action="run">Run</button>
-<button type="button" class="md-button" data-lab-action="step">Step</button>
-<button type="button" class="md-button" data-lab-action="stop" disabled>Stop</button>
-</div>
-</form>
-{render_share(p, archive or lab_archive())}
-<p class="lab-status" data-lab-status role="status"></p>
-<p class="lm-progress" data-lab-progress aria-live="off"></p>
-<p class="lm-summary" data-lab-summary aria-live="polite"></p>
-<div class="lm-block" data-lab-curve hidden>
-<h3 id="{p}-curve-title">Reward while training</h3>
-<div class="lm-plot" data-lab-plot></div>
-</div>
-<div class="lm-block" data-lab-seeds hidden></div>
-<div class="lm-block">
-<h3 id="{p}-step-title">One update, up close</h3>
-<p class="lm-caption" data-lab-step-hint hidden>Step shows the next update of the run these \
-settings make: press it again for the one after.</p>
-<div data-lab-step>{shown["step"]}</div>
-</div>
-<div class="lm-block">
-<h3 id="{p}-models-title">The models</h3>
-<div data-lab-models>{shown["before"]}</div>
-</div>
-</div>"""
+    button = "md-button"
+    form = el(
+        "form",
+        {
+            "class": "lm-form",
+            "id": f"{p}-form",
+            "data-lab-form": True,
+            "novalidate": True,
+            "hidden": True,
+            "aria-label": "Language-model lab settings",
+        },
+        "\n",
+        el("div", {"class": "lm-fields"}, fields),
+        "\n",
+        el(
+            "div",
+            {"class": "lm-actions"},
+            "\n",
+            el(
+                "button",
+                {
+                    "type": "submit",
+                    "class": f"{button} {button}--primary",
+                    "data-lab-action": "run",
+                },
+                "Run",
+            ),
+            "\n",
+            el("button", {"type": "button", "class": button, "data-lab-action": "step"}, "Step"),
+            "\n",
+            el(
+                "button",
+                {"type": "button", "class": button, "data-lab-action": "stop", "disabled": True},
+                "Stop",
+            ),
+            "\n",
+        ),
+        "\n",
+    )
+    parts = (
+        void("link", rel="stylesheet", href=stylesheet),
+        el(
+            "div",
+            {"class": "lm-fallback", "data-lab-fallback": True},
+            "\n",
+            el(
+                "p",
+                None,
+                el("strong", None, "This lab needs JavaScript."),
+                " It trains the two models in Python, inside your browser. Below, computed when "
+                "the page was built with the lab's settings: the first update's group of joint "
+                "responses, and the models before training.",
+            ),
+            "\n",
+        ),
+        form,
+        render_share(p, archive or lab_archive()),
+        el("p", {"class": "lab-status", "data-lab-status": True, "role": "status"}),
+        el("p", {"class": "lm-progress", "data-lab-progress": True, "aria-live": "off"}),
+        el("p", {"class": "lm-summary", "data-lab-summary": True, "aria-live": "polite"}),
+        _block(
+            f"{p}-curve-title",
+            "Reward while training",
+            "\n",
+            el("div", {"class": "lm-plot", "data-lab-plot": True}),
+            "\n",
+            _curve_key(),
+            "\n",
+            data_lab_curve=True,
+            hidden=True,
+        ),
+        el(
+            "div",
+            {"class": "lm-block", "data-lab-seeds": True, "data-lab-html": "seeds", "hidden": True},
+        ),
+        _block(
+            f"{p}-step-title",
+            "One update, up close",
+            "\n",
+            el(
+                "p",
+                {"class": "lm-caption", "data-lab-step-hint": True, "hidden": True},
+                "Step shows the next update of the run these settings make: press it again for "
+                "the one after.",
+            ),
+            "\n",
+            # Rendered by lab.lm.render through the markup builder; the memo hands back text.
+            el("div", {"data-lab-step": True, "data-lab-html": "step"}, trusted(shown["step"])),
+            "\n",
+        ),
+        _block(
+            f"{p}-models-title",
+            "The models",
+            "\n",
+            el(
+                "div",
+                {"data-lab-models": True, "data-lab-html": "models"},
+                trusted(shown["before"]),
+            ),
+            "\n",
+        ),
+    )
+    return el(
+        "div",
+        {
+            "class": "lab lab-lm",
+            "id": p,
+            "data-lab": "language-models",
+            "data-lab-id": lab.id,
+            "data-lab-run": "idle",
+        },
+        "\n",
+        join(parts, "\n"),
+        "\n",
+    )
 
 
 def _render(lab: LanguageModelsLab, fence: Fence) -> str:

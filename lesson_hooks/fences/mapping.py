@@ -24,20 +24,35 @@ to ``assets/lab/exercises/<id>.json`` for the Python checker
 renders the block as plain markup that reads as a complete exercise without
 JavaScript; ``assets/lab/widgets/mapping.js`` enhances it. Texts are plain text,
 not Markdown.
+
+Under the author's prompt every exercise shows the site's own instruction for
+the enhanced widget (:data:`INSTRUCTION`), marked as an editor's note: the
+widget moves concepts onto parts, whatever the prompt says, and a phone or
+keyboard reader needs to be told how.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from html import escape
 from typing import Any
 
 import yaml
 
+from lab.core.markup import Markup, el, join
+from lesson_hooks.fences import graded
 from lesson_hooks.fences.base import Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/exercises"
+# How mapping.js is used, the same for every exercise (so no block restates it);
+# shown only once it has enhanced the exercise (mapping.css).
+INSTRUCTION = (
+    "Tap or click a concept, then the part it names; or drag the concept onto the part. "
+    "A placed concept can be picked up again and moved to another part or back to the "
+    "concepts. By keyboard: Tab to a concept and press Enter or Space to pick it up, Tab "
+    "to a part and press Enter to place it there; Delete on a part returns its concept, "
+    "and Escape cancels a pick."
+)
 MIN_CONCEPTS = 2
 
 _EXERCISE_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
@@ -192,50 +207,87 @@ def read_exercise(fence: Fence) -> Exercise:
     return _ExerciseReader(fence).read()
 
 
-def render_exercise(exercise: Exercise, spec_url: str) -> str:
+def _instruction(prefix: str) -> Markup:
+    return el(
+        "p",
+        {"class": "lab-mapping__instructions lesson-editor-note", "id": f"{prefix}-instructions"},
+        el("em", None, "Editor's note:"),
+        f" {INSTRUCTION}",
+    )
+
+
+def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
     """Plain markup that reads as the whole exercise; mapping.js enhances it."""
-    spec = exercise.spec
     prefix = f"lab-{exercise.id}"
-    concepts = "\n".join(
-        f'<li data-lab-concept="{escape(concept)}">{escape(concept)}</li>'
-        for concept in exercise.concepts
+    concepts = join(
+        (el("li", {"data-lab-concept": concept}, concept) for concept in exercise.concepts), "\n"
     )
-    parts = "\n".join(
-        f'<li class="lab-mapping__part" id="{prefix}-part-{part.n}" data-lab-part="{part.n}">'
-        f'<span class="lab-mapping__part-text" id="{prefix}-part-{part.n}-text">'
-        f"{escape(part.text)}</span></li>"
-        for part in exercise.parts
+    parts = join(
+        (
+            el(
+                "li",
+                {
+                    "class": "lab-mapping__part",
+                    "id": f"{prefix}-part-{part.n}",
+                    "data-lab-part": part.n,
+                },
+                el(
+                    "span",
+                    {"class": "lab-mapping__part-text", "id": f"{prefix}-part-{part.n}-text"},
+                    part.text,
+                ),
+            )
+            for part in exercise.parts
+        ),
+        "\n",
     )
-    answers = "\n".join(
-        f"<li>{escape(part.text)}: <strong>{escape(part.answer)}</strong>. "
-        f"{escape(part.explanation)}</li>"
-        for part in exercise.parts
+    answers = join(
+        (
+            el(
+                "li",
+                None,
+                f"{part.text}: ",
+                el("strong", None, part.answer),
+                f". {part.explanation}",
+            )
+            for part in exercise.parts
+        ),
+        "\n",
     )
-    return f"""<div class="lab lab-mapping" id="{prefix}" data-lab="mapping" \
-data-lab-id="{exercise.id}" data-lab-spec="{escape(spec_url)}" \
-data-lab-version="{spec["version"]}">
-<p class="lab-mapping__prompt" id="{prefix}-prompt">{escape(exercise.prompt)}</p>
-<ul class="lab-mapping__concepts" data-lab-concepts>
-{concepts}
-</ul>
-<ol class="lab-mapping__parts" data-lab-parts>
-{parts}
-</ol>
-<div class="lab-mapping__controls" data-lab-controls hidden>
-<button type="button" class="md-button md-button--primary" data-lab-action="check" hidden>Check\
-</button>
-<button type="button" class="md-button" data-lab-action="clear" hidden>Clear</button>
-<p class="lab-mapping__summary" data-lab-summary></p>
-</div>
-<p class="lab-status" data-lab-status role="status"></p>
-<div class="lab-visually-hidden" data-lab-announcer aria-live="polite"></div>
-<details class="lab-mapping__answers note" data-lab-answers>
-<summary>Answers and explanations</summary>
-<ol>
-{answers}
-</ol>
-</details>
-</div>"""
+    return graded.shell(
+        exercise,
+        "mapping",
+        spec_url,
+        "\n",
+        el("p", {"class": "lab-mapping__prompt", "id": f"{prefix}-prompt"}, exercise.prompt),
+        "\n",
+        _instruction(prefix),
+        "\n",
+        el(
+            "ul",
+            {"class": "lab-mapping__concepts", "data-lab-concepts": True},
+            "\n",
+            concepts,
+            "\n",
+        ),
+        "\n",
+        el("ol", {"class": "lab-mapping__parts", "data-lab-parts": True}, "\n", parts, "\n"),
+        "\n",
+        graded.controls("mapping", buttons_hidden=True),
+        "\n",
+        graded.status(),
+        "\n",
+        el(
+            "details",
+            {"class": "lab-mapping__answers note", "data-lab-answers": True},
+            "\n",
+            el("summary", None, "Answers and explanations"),
+            "\n",
+            el("ol", None, "\n", answers, "\n"),
+            "\n",
+        ),
+        "\n",
+    )
 
 
 FENCE = graded_fence("mapping", read_exercise, render_exercise, noun="exercise")

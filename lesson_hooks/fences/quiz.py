@@ -29,12 +29,12 @@ without JavaScript; ``assets/lab/widgets/quiz.js`` enhances it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from html import escape
 from typing import Any
 
 import yaml
 
-from lesson_hooks.fences import custom
+from lab.core.markup import Markup, el, join, void
+from lesson_hooks.fences import custom, graded
 from lesson_hooks.fences.base import Fence, FenceError, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
@@ -147,59 +147,90 @@ def _hint(question: Question) -> str:
     return "Choose every answer that applies." if question.multiple else "Choose one answer."
 
 
-def render_question(quiz: Quiz, question: Question) -> str:
+def render_question(quiz: Quiz, question: Question) -> Markup:
     prefix = f"lab-{quiz.id}-q{question.n}"
     kind = "checkbox" if question.multiple else "radio"
-    options = "\n".join(
-        f'<li class="lab-quiz__option" data-lab-option="{i}">'
-        f'<label><input type="{kind}" name="{prefix}" value="{i}"> '
-        f"<span>{escape(option.text)}</span></label>"
-        f'<p class="lab-quiz__option-feedback" data-lab-option-feedback hidden></p></li>'
-        for i, option in enumerate(question.options)
+    options = join(
+        (
+            el(
+                "li",
+                {"class": "lab-quiz__option", "data-lab-option": i},
+                el(
+                    "label",
+                    None,
+                    void("input", type=kind, name=prefix, value=i),
+                    " ",
+                    el("span", None, option.text),
+                ),
+                el(
+                    "p",
+                    {"class": "lab-quiz__option-feedback", "data-lab-option-feedback": True},
+                    hidden=True,
+                ),
+            )
+            for i, option in enumerate(question.options)
+        ),
+        "\n",
     )
     right = [o for o in question.options if o.correct]
-    answers = "\n".join(
-        f"<li><strong>{'Right' if o.correct else 'Not right'}:</strong> {escape(o.text)}. "
-        f"{escape(o.feedback)}</li>"
-        for o in question.options
+    answers = join(
+        (
+            el(
+                "li",
+                None,
+                el("strong", None, f"{'Right' if o.correct else 'Not right'}:"),
+                f" {o.text}. {o.feedback}",
+            )
+            for o in question.options
+        ),
+        "\n",
     )
     label = "Answers" if len(right) > 1 else "Answer"
-    return f"""<fieldset class="lab-quiz__question" data-lab-question="{question.n}" \
-aria-describedby="{prefix}-hint">
-<legend class="lab-quiz__text">{escape(question.text)}</legend>
-<p class="lab-quiz__hint" id="{prefix}-hint">{_hint(question)}</p>
-<ul class="lab-quiz__options">
-{options}
-</ul>
-<p class="lab-quiz__verdict" data-lab-verdict hidden></p>
-<details class="lab-quiz__answer note" data-lab-answer>
-<summary>{label} and explanation</summary>
-<ul>
-{answers}
-</ul>
-<p>{escape(question.explanation)}</p>
-</details>
-</fieldset>"""
+    return el(
+        "fieldset",
+        {"class": "lab-quiz__question", "data-lab-question": question.n},
+        "\n",
+        el("legend", {"class": "lab-quiz__text"}, question.text),
+        "\n",
+        el("p", {"class": "lab-quiz__hint", "id": f"{prefix}-hint"}, _hint(question)),
+        "\n",
+        el("ul", {"class": "lab-quiz__options"}, "\n", options, "\n"),
+        "\n",
+        el("p", {"class": "lab-quiz__verdict", "data-lab-verdict": True}, hidden=True),
+        "\n",
+        el(
+            "details",
+            {"class": "lab-quiz__answer note", "data-lab-answer": True},
+            "\n",
+            el("summary", None, f"{label} and explanation"),
+            "\n",
+            el("ul", None, "\n", answers, "\n"),
+            "\n",
+            el("p", None, question.explanation),
+            "\n",
+        ),
+        "\n",
+        aria_describedby=f"{prefix}-hint",
+    )
 
 
-def render_quiz(quiz: Quiz, spec_url: str) -> str:
+def render_quiz(quiz: Quiz, spec_url: str) -> Markup:
     """A plain form that reads as the whole quiz; quiz.js grades it."""
-    questions = "\n".join(f"<li>{render_question(quiz, q)}</li>" for q in quiz.questions)
-    return f"""<div class="lab lab-quiz" id="lab-{quiz.id}" data-lab="quiz" \
-data-lab-id="{quiz.id}" data-lab-spec="{escape(spec_url)}" \
-data-lab-version="{quiz.spec["version"]}">
-<p class="lab-quiz__prompt">{escape(quiz.prompt)}</p>
-<ol class="lab-quiz__questions">
-{questions}
-</ol>
-<div class="lab-quiz__controls" data-lab-controls hidden>
-<button type="button" class="md-button md-button--primary" data-lab-action="check">Check</button>
-<button type="button" class="md-button" data-lab-action="clear">Clear</button>
-<p class="lab-quiz__summary" data-lab-summary></p>
-</div>
-<p class="lab-status" data-lab-status role="status"></p>
-<div class="lab-visually-hidden" data-lab-announcer aria-live="polite"></div>
-</div>"""
+    questions = join((el("li", None, render_question(quiz, q)) for q in quiz.questions), "\n")
+    return graded.shell(
+        quiz,
+        "quiz",
+        spec_url,
+        "\n",
+        el("p", {"class": "lab-quiz__prompt"}, quiz.prompt),
+        "\n",
+        el("ol", {"class": "lab-quiz__questions"}, "\n", questions, "\n"),
+        "\n",
+        graded.controls("quiz"),
+        "\n",
+        graded.status(),
+        "\n",
+    )
 
 
 FENCE = graded_fence("quiz", read_quiz, render_quiz, noun="quiz")

@@ -75,6 +75,16 @@ def open_all_details(page: Page) -> None:
 
 # Elements wider than the screen inside ``root``, outside any horizontal scroller;
 # Material sets overflow-x: hidden on <html>, which would otherwise just clip them.
+# A phone the size the issue's walk used (issue 23: charts readable at 390 px).
+PHONE_390 = {"width": 390, "height": 844}
+# Every chart text under `root` drawn smaller than 12 CSS px: its font size in the
+# SVG's units times the scale the SVG is drawn at (a fixed-size drawing scaled down
+# to a phone shrinks its text with it), rotated text (an axis title) included.
+SMALL_CHART_TEXT = """(root) => [...root.querySelectorAll("svg text")].flatMap((t) => {
+  const { a, b } = t.getScreenCTM();
+  const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(a, b);
+  return size < 12 ? [`${t.textContent}: ${size.toFixed(1)} px`] : [];
+})"""
 CLIPPED = """(root) => {
   const limit = document.documentElement.clientWidth;
   const scrolls = (el) => {
@@ -92,19 +102,53 @@ CLIPPED = """(root) => {
 }"""
 
 
+# mapping.js's SCROLL_EDGE: a finger held this close (px) to the viewport's top or
+# bottom scrolls the page.
+SCROLL_EDGE = 56
+
+
 def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 8) -> None:
-    """Drag with one finger: real touch events, so the page sees pointerType "touch"."""
-    start, end = source.bounding_box(), target.bounding_box()
-    assert start and end
-    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
-    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    """Drag with one finger as a reader does: real touch events (pointerType "touch"),
+    never outside the screen. A target beyond the fold is reached the way a phone
+    reader reaches it: hold the finger at the screen's edge until the page has
+    scrolled the target into view, then move onto it and lift."""
     cdp = page.context.new_cdp_session(page)
-    touch = "Input.dispatchTouchEvent"
-    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, steps + 1):
-        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
-        cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+
+    def touch(kind: str, x: float = 0, y: float = 0) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def centre(locator: Locator) -> tuple[float, float]:
+        box = locator.bounding_box()
+        assert box
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def glide(x0: float, y0: float, x1: float, y1: float) -> None:
+        for i in range(1, steps + 1):
+            touch("touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    x, y = centre(source)
+    touch("touchStart", x, y)
+    tx, ty = centre(target)
+    if not SCROLL_EDGE <= ty <= height - SCROLL_EDGE:
+        edge = SCROLL_EDGE / 3 if ty < SCROLL_EDGE else height - SCROLL_EDGE / 3
+        glide(x, y, tx, edge)
+        x, y = tx, edge
+        page.wait_for_function(
+            """([element, edge]) => {
+              const { top, bottom } = element.getBoundingClientRect();
+              const middle = (top + bottom) / 2;
+              return middle >= edge && middle <= innerHeight - edge;
+            }""",
+            arg=[target.element_handle(), SCROLL_EDGE],
+        )
+        # Out of the edge band first, so the page stops scrolling under the finger.
+        y = SCROLL_EDGE + 1 if ty < SCROLL_EDGE else height - SCROLL_EDGE - 1
+        touch("touchMove", x, y)
+        tx, ty = centre(target)
+    glide(x, y, tx, ty)
+    touch("touchEnd")
     cdp.detach()
 
 
@@ -441,3 +485,46 @@ def summary_sentences(results: dict[str, Any]) -> list[str]:
     found = re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", render_summary(results))
     assert found, "a summary"
     return [unescape(text) for text in found]
+
+
+# ------------------------------------------------------- the simulation lab's log
+
+# Test-only instrumentation (an init script): when the simulation lab's states
+# change, when Stop is pressed, and how many workers end (performance.now()
+# timestamps, in ms).
+WATCH = """
+(() => {
+  window.__lab = { states: [], terminated: 0, stopClickAt: null, runClickAt: null };
+  const terminate = Worker.prototype.terminate;
+  Worker.prototype.terminate = function () {
+    window.__lab.terminated += 1;
+    return terminate.call(this);
+  };
+  document.addEventListener("click", (event) => {
+    const action = event.target.closest?.("[data-lab-action]")?.dataset.labAction;
+    if (action === "stop") window.__lab.stopClickAt = performance.now();
+    if (action === "run") window.__lab.runClickAt = performance.now();
+  }, true);
+  new MutationObserver((records) => {
+    for (const { target, attributeName } of records) {
+      if (target.dataset?.lab !== "simulation") continue;
+      const value = target.getAttribute(attributeName);
+      window.__lab.states.push([attributeName, value, performance.now()]);
+    }
+  }).observe(document, {
+    subtree: true,
+    attributeFilter: ["data-lab-run", "data-lab-in-code", "data-lab-state"],
+  });
+})();
+"""
+
+
+def lab_log(page: Page) -> dict[str, Any]:
+    return page.evaluate("window.__lab")
+
+
+def when(page: Page, attribute: str, value: str) -> float:
+    """The first time the lab's ``attribute`` became ``value``."""
+    times = [t for name, v, t in lab_log(page)["states"] if name == attribute and v == value]
+    assert times, (attribute, value, lab_log(page)["states"])
+    return times[0]

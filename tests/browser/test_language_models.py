@@ -15,7 +15,9 @@ from tests.browser.support import (
     BOOT,
     CLIPPED,
     PHONE,
+    PHONE_390,
     SCHEMES,
+    SMALL_CHART_TEXT,
     KeyboardWalk,
     axe_violations,
     duplicate_ids,
@@ -101,6 +103,21 @@ def test_step_shows_a_group_with_rewards_and_advantages_as_cpython_computes_them
         expect(tokens).to_have_count(len(step["sample"]["helper"]))
         first = step["sample"]["helper"][0]
         expect(tokens.first).to_contain_text(f"{first['before']:.3f} → {first['after']:.3f}")
+
+
+def test_the_first_step_moves_on_from_the_update_the_page_was_built_with(page: Page) -> None:
+    """The page opens on update 1, labelled as the build's; Step then shows update 2."""
+    lab = open_lab(page)
+    built = lab.locator("[data-lab-step]")
+    expect(built).to_contain_text("Before any Step: update 1")
+    expect(lab.get_by_role("heading", name=re.compile("^Update 1:"))).to_be_visible()
+    press(lab, "Step", "stepped")
+    expect(lab.get_by_role("heading", name=re.compile("^Update 2:"))).to_be_visible()
+    expect(built).not_to_contain_text("Before any Step")
+    rect = step_language_models({}, 2)["sample"]["helper"][1]
+    expect(lab.locator(".lm-tokens").first.locator("li").nth(1)).to_contain_text(
+        f"{rect['before']:.3f} → {rect['after']:.3f}alone {rect['alone']:.3f}"
+    )
 
 
 def test_run_draws_the_curve_and_the_models_and_says_what_cpython_says(page: Page) -> None:
@@ -201,6 +218,26 @@ def test_the_lab_after_step_and_run_has_no_accessibility_violations(page: Page) 
         problems += axe_violations(page, f"language-models/ after Step and Run ({scheme})")
     problems += [f"id {i} is not unique" for i in duplicate_ids(page)]
     assert not problems, "\n".join(problems)
+
+
+def test_on_a_phone_the_reward_chart_has_readable_labelled_axes_and_its_key(page: Page) -> None:
+    page.set_viewport_size(PHONE_390)
+    lab = open_lab(page)
+    settle(lab, **QUICK)
+    press(lab, "Run", "done")
+    chart = lab.locator("svg.lm-chart")
+    expect(chart).to_be_visible()
+    assert lab.evaluate(SMALL_CHART_TEXT) == []
+    for title in ("Update", "Group's mean reward"):
+        expect(chart.locator("text", has_text=title)).to_have_count(1)
+    expect(chart.locator("text", has_text=re.compile(r"^0\.5$"))).to_have_count(1)  # a y tick
+    key = lab.locator(".lm-key")
+    expect(key).to_be_visible()
+    expect(key.locator("li")).to_have_text(
+        [re.compile("^Thin line: "), re.compile("^Thick line: "), re.compile("^Dashed line: ")]
+    )
+    box, plot = chart.bounding_box(), lab.locator("[data-lab-plot]").bounding_box()
+    assert box and plot and box["width"] <= plot["width"] + 1
 
 
 def test_on_a_phone_nothing_is_clipped_after_step_and_run(page: Page) -> None:

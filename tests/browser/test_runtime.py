@@ -26,12 +26,37 @@ def pyodide_requests(page: Page) -> list[str]:
 
 
 def test_readers_who_never_reach_a_lab_never_download_python(page: Page) -> None:
+    """Pages without a lab, and a lab page only passed through (loaded, not read)."""
     seen = pyodide_requests(page)
     for path in ("./", "summary/", "references/", "lesson/"):
         page.goto(path)
         page.wait_for_load_state("networkidle")
     assert seen == []
     expect(page.locator(LAB).first).to_have_attribute("data-lab-state", "idle")
+
+
+def test_python_starts_while_the_reader_reads_far_above_the_lab(page: Page) -> None:
+    """Reading the lesson's top for a few seconds starts Python, so the Visual Lab,
+    minutes of reading further down, is ready when the reader gets there."""
+    page.clock.install()
+    seen = pyodide_requests(page)
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    expect(lab).to_have_attribute("data-lab-state", "idle")
+    page.clock.run_for(6_000)  # the page visible, the reader reading
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    assert any(url.endswith("pyodide.asm.wasm") for url in seen)
+    box = lab.bounding_box()
+    assert box and box["y"] > 3 * page.viewport_size["height"]  # type: ignore[index]
+
+
+def test_an_experiment_card_reached_by_a_link_starts_python(page: Page) -> None:
+    """A reader who follows a link to a guided experiment may never pass its lab:
+    Python is ready there as well (the card, and the reading, start it)."""
+    page.goto("simulation/#temperature")
+    expect(page.locator("#temperature")).to_be_in_viewport()
+    lab = page.locator('[data-lab="simulation"]')
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
 
 
 def test_python_starts_when_the_lab_nears_the_viewport(page: Page) -> None:
@@ -136,6 +161,7 @@ def test_a_reader_saving_data_starts_python_by_a_button(page: Page, reason: str)
     else:
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", SLOW_CONNECTION)
+    page.clock.install()
     seen = pyodide_requests(page)
     page.goto("lesson/")
     lab = page.locator(LAB).first
@@ -144,6 +170,7 @@ def test_a_reader_saving_data_starts_python_by_a_button(page: Page, reason: str)
     expect(start).to_be_visible(timeout=BOOT)
     expect(lab.get_by_role("status")).to_have_text("To save data, Python starts only when you ask.")
     lab.locator("[data-lab-chip]").first.focus()  # touching the lab starts nothing either
+    page.clock.run_for(10_000)  # nor does reading the page for a while
     expect(lab).to_have_attribute("data-lab-state", "idle")
     assert seen == []
 

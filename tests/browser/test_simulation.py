@@ -11,8 +11,9 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, param_spec, run_experiment, validate_params
+from lab.core.params import field_hint
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
-from tests.browser.support import CLIPPED, PHONE, summary_sentences
+from tests.browser.support import CLIPPED, PHONE, SMALL_CHART_TEXT, summary_sentences
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
@@ -162,6 +163,14 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     expect(bars.locator('[data-lab-group="held-out"] th[scope="rowgroup"]')).to_contain_text(
         "Held-out partners"
     )
+    # Its key names every encoding: the hatching, the before-training and best marks.
+    key = bars.locator("caption")
+    expect(key).to_be_visible()
+    for word in ("held-out partner (hatched)", "before training", "best possible"):
+        expect(key).to_contain_text(word)
+    expect(bars.locator(".lab-sim__bar-mark--before")).to_have_count(
+        len(partners["training"]) + len(partners["held_out"])
+    )
     for partner in partners["held_out"]:
         row = bars.get_by_role("row").filter(has_text=partner["name"])
         expect(row).to_contain_text(format_reward(partner["score"]))
@@ -280,6 +289,24 @@ def test_an_invalid_value_shows_its_reason_next_to_the_field_and_runs_nothing(
     # Run is one call: the settings are validated once, by the run.
     assert lab_calls(page)[before:] == ["run_simulation"]
     expect(chart(lab)).to_have_attribute("data-lab-points", "20")
+
+
+def test_a_group_too_large_for_two_turns_is_refused_in_pythons_words(page: Page) -> None:
+    """Two turns with a turn-2 group per sampled joint response sample G + G x G episodes an
+    update: the form says the lower limit, and Python refuses past it, as under CPython."""
+    lab = open_lab(page)
+    hint = lab.locator('[data-lab-field-box="group_size"] .lab-sim__hint')
+    expect(hint).to_have_text(field_hint(param_spec()["group_size"]))
+    field(lab, "Turns").select_option("2")
+    size = field(lab, "Group size")
+    size.fill("65")
+    run_button(lab).click()
+    expect(lab).to_have_attribute("data-lab-run", "invalid")
+    reason = python_reason({"turns": 2, "group_size": "65"}, "group_size")
+    assert reason.startswith("Group size must be a whole number from 2 to 64 with two turns")
+    expect(error(lab, "group_size")).to_have_text(reason)
+    expect(size).to_have_attribute("aria-invalid", "true")
+    assert lab_calls(page) == ["run_simulation"]
 
 
 def test_the_page_applies_no_rule_of_its_own_python_reads_the_values(page: Page) -> None:
@@ -473,6 +500,7 @@ def test_the_lab_fits_a_phone_screen(page: Page) -> None:
     plot = lab.locator("[data-lab-plot]").bounding_box()
     svg = chart(lab).bounding_box()
     assert plot and svg and svg["width"] <= plot["width"] + 1
+    assert lab.evaluate(SMALL_CHART_TEXT) == []
     # Wide tables scroll inside their own box, which a keyboard can reach.
     scroller = lab.locator("[data-lab-partners]")
     expect(scroller).to_have_attribute("tabindex", "0")

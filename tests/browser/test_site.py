@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.support import CLIPPED, PHONE
+from tests.browser.support import CLIPPED, PHONE, PHONE_390
 
-PAGES = ["./", "lesson/", "summary/", "references/"]
+PAGES = ["./", "lesson/", "summary/", "references/", "teachers/"]
 SCHEME = "data-md-color-scheme"
 
 
@@ -177,3 +177,23 @@ def test_printed_references_show_their_addresses(page: Page) -> None:
     link = page.get_by_role("link", name="arXiv:2508.04652")
     after = link.evaluate("(a) => getComputedStyle(a, '::after').content")
     assert "https://arxiv.org/abs/2508.04652" in after
+
+
+def test_a_table_that_scrolls_sideways_on_a_phone_says_so(page: Page) -> None:
+    """At 390 px the simulation page's wide tables clip their last columns: each says
+    it scrolls, and, once scrolled to its end, that its first columns are back there."""
+    page.set_viewport_size(PHONE_390)
+    page.goto("simulation/")
+    wide = page.locator(".md-typeset__scrollwrap[data-scrolls]")
+    box = wide.first
+    box.scroll_into_view_if_needed()
+    expect(box).to_have_attribute("data-scrolls", "more")
+    cue = "el => getComputedStyle(el, '::before').content"
+    assert "Scroll sideways for more columns" in box.evaluate(cue)
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")
+    # A table that fits says nothing.
+    for narrow in page.locator(".md-typeset__scrollwrap:not([data-scrolls])").all():
+        assert narrow.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    box.evaluate("el => el.scrollTo({left: el.scrollWidth})")
+    expect(box).to_have_attribute("data-scrolls", "end")
+    assert "Scroll back for the first columns" in box.evaluate(cue)

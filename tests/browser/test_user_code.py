@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 from lab import original_source, run_experiment, run_with_code
 from lab.sim.render import format_reward
 from lab.sim.user_code import MAX_OUTPUT, code_version
-from tests.browser.support import CLIPPED, PHONE, summary_sentences
+from tests.browser.support import CLIPPED, PHONE, WATCH, lab_log, summary_sentences, when
 from tests.conftest import ROOT
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
@@ -26,34 +26,6 @@ FAVOUR_STUB_ALONE = "    return 20 if (row, col) == (2, 2) else table[row][col]\
 RUNAWAY = "    while True:\n        pass\n"
 EDITOR_NAME = "Your code: the verifier and the prior (Python editor)"
 STORAGE_KEY = "lab-code:/simulation/:simulation"  # page path and lab id
-
-# Test-only instrumentation: when the lab's states change, when Stop is
-# pressed, and how many workers end (performance.now() timestamps, in ms).
-WATCH = """
-(() => {
-  window.__lab = { states: [], terminated: 0, stopClickAt: null, runClickAt: null };
-  const terminate = Worker.prototype.terminate;
-  Worker.prototype.terminate = function () {
-    window.__lab.terminated += 1;
-    return terminate.call(this);
-  };
-  document.addEventListener("click", (event) => {
-    const action = event.target.closest?.("[data-lab-action]")?.dataset.labAction;
-    if (action === "stop") window.__lab.stopClickAt = performance.now();
-    if (action === "run") window.__lab.runClickAt = performance.now();
-  }, true);
-  new MutationObserver((records) => {
-    for (const { target, attributeName } of records) {
-      if (target.dataset?.lab !== "simulation") continue;
-      const value = target.getAttribute(attributeName);
-      window.__lab.states.push([attributeName, value, performance.now()]);
-    }
-  }).observe(document, {
-    subtree: true,
-    attributeFilter: ["data-lab-run", "data-lab-in-code", "data-lab-state"],
-  });
-})();
-"""
 
 # The DOM holds only the lines in view: ask CodeMirror for the whole document.
 EDITOR_TEXT = """async (content) => {
@@ -124,17 +96,6 @@ def summary(lab: Locator) -> Locator:
 
 def code_error(lab: Locator) -> Locator:
     return lab.locator("[data-lab-code-error]")
-
-
-def lab_log(page: Page) -> dict[str, Any]:
-    return page.evaluate("window.__lab")
-
-
-def when(page: Page, attribute: str, value: str) -> float:
-    """The first time the lab's ``attribute`` became ``value``."""
-    times = [t for name, v, t in lab_log(page)["states"] if name == attribute and v == value]
-    assert times, (attribute, value, lab_log(page)["states"])
-    return times[0]
 
 
 def settled(results: dict[str, Any], method: str) -> str:
@@ -321,7 +282,7 @@ def test_the_time_limit_stops_a_runaway_loop_within_a_second_of_it(page: Page) -
     expect(limit.locator("option:checked")).to_have_text("5 s")
     expect(limit).to_have_accessible_description(
         "Counts only the time Python spends in your code, not the training, which can take "
-        "longer; past it, the lab stops the run and restarts Python. Stop ends any run at once."
+        "longer; past it, the lab stops the run, as Stop does. Stop ends any run at once."
     )
     start_runaway(lab, page)
 

@@ -23,6 +23,8 @@ PAGES = {
     "summary": "summary/",
     "glossary": "glossary/",
     "references": "references/",
+    "language-models": "language-models/",
+    "teachers": "teachers/",
 }
 # Hosts that only ever stand in for a real address (RFC 2606, RFC 6761, GitHub's example).
 PLACEHOLDER_HOSTS = re.compile(r"(^|\.)(example\.(com|org|net|github\.io)|invalid|test|localhost)$")
@@ -435,3 +437,21 @@ def test_the_worked_example_defines_its_words_before_the_episode(site: BuiltSite
     # The quiz asks about MAGRPO's advantage; the page defines it before the quiz.
     assert "return minus the mean return of its group" in glossary
     assert text.index("Check Your Understanding") > episode
+
+
+def test_the_worked_example_says_its_agents_are_toys_and_who_builds_the_prompts(
+    site: BuiltSite,
+) -> None:
+    """Our words around the lesson: the episode's agents are the simulation's tabular toys, not
+    language models; the observation function, not T, builds each prompt; the transition's
+    result is s-prime (the Visual Lab's feedback says so)."""
+    text = normalise(article(site, "lesson").text())
+    assert (
+        "in the roles two language models would have. Here they are the simulation lab's toy agents"
+        in text
+    )
+    assert "Building it is the observation function's job" in text
+    prime = "s\N{PRIME}"
+    assert (
+        f"The move from s to {prime} is the environment transition; {prime} is its result." in text
+    )

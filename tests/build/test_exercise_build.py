@@ -6,8 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from lesson_hooks.fences.mapping import parse_page
+from lesson_hooks.fences.mapping import INSTRUCTION, parse_page
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.support.html import parse
 from tests.support.located import build_fails_at, edit_fails_at, line_of
 
 LESSON = "docs/lesson.md"
@@ -68,3 +69,20 @@ def test_a_lab_fence_below_front_matter_fails_at_the_files_line(project: Path) -
         "turns: 3",
         "`defaults`: turns: Turns must be 1 or 2",
     )
+
+
+def test_the_sites_instruction_follows_the_authors_prompt_marked_as_ours(
+    site: BuiltSite,
+) -> None:
+    """The prompt says to drag parts onto concepts; the widget moves concepts onto
+    parts, so the site says how, by touch, mouse and keyboard, as an editor's note."""
+    lab = parse(site.dir / "lesson" / "index.html").find("div", "lab-mapping")
+    paragraphs = lab.find_all("p")
+    prompt, instruction = paragraphs[0], paragraphs[1]
+    assert "lab-mapping__prompt" in prompt.classes
+    assert prompt.text().startswith("Drag each part of an LLM collaboration system")
+    assert {"lab-mapping__instructions", "lesson-editor-note"} <= set(instruction.classes)
+    text = instruction.text()
+    assert text == f"Editor's note: {INSTRUCTION}"
+    for words in ("Tap or click a concept", "drag", "Enter or Space", "Delete", "Escape"):
+        assert words in text, words

@@ -71,3 +71,12 @@ def test_grpo_names_what_magrpo_leaves_out() -> None:
     grpo = abbreviations()["GRPO"]
     for words in ("standard deviation", "clipped", "KL"):
         assert words in grpo, words
+
+
+def test_the_verifier_of_maporl_scores_every_turn_not_only_the_final_answer(
+    site: BuiltSite,
+) -> None:
+    glossary = normalise(article(site, "glossary").text())
+    assert "scores each agent's answer at every turn of the discussion, not only the final one" in (
+        glossary
+    )

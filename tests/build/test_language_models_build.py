@@ -47,3 +47,17 @@ def test_a_bad_default_fails_the_build_at_its_line(project: Path) -> None:
         "  group_size: 1",
         "`defaults`: group_size: Group size must be a whole number from 2 to 64; got 1.",
     )
+
+
+def test_pythons_slots_are_named_for_the_widget(site: BuiltSite) -> None:
+    """language-models.js puts Python's HTML where data-lab-html names each slot."""
+    html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
+    for slot in ("models", "seeds", "step"):
+        assert html.count(f'data-lab-html="{slot}"') == 1, slot
+
+
+def test_the_update_shown_before_any_step_is_labelled_as_the_builds(site: BuiltSite) -> None:
+    html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
+    slot = html[html.index('data-lab-html="step"') :]
+    assert slot.index("Before any Step:") < slot.index("Update 1: a group of")
+    assert "Step shows update 2, then each next one." in slot

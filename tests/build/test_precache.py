@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from lesson_hooks.build.precache import build_manifest
+from lesson_hooks.build.precache import HEADERS_DEST, ISOLATION_HEADERS, build_manifest
 from lesson_hooks.build.runtime import RUNTIME_FILES, VENDOR_DIR
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
@@ -27,6 +27,7 @@ PAGES = ("index.html", "lesson/index.html", "summary/index.html", "references/in
 MKDOCS_SERVE = (sys.executable, "-m", "mkdocs", "serve", "--livereload")
 _SERVING = re.compile(r"Serving on (\S+)")
 _INLINED = re.compile(r"^const MANIFEST = (.*);$", re.MULTILINE)
+_INLINED_HEADERS = re.compile(r"^const ISOLATION_HEADERS = (.*);$", re.MULTILINE)
 
 
 def manifest_of(site_dir: Path) -> dict:
@@ -49,7 +50,7 @@ def test_the_manifest_lists_every_file_a_browser_may_need(site: BuiltSite) -> No
         path.relative_to(site.dir).as_posix()
         for path in site.dir.rglob("*")
         if path.is_file() and not any(fnmatch(path.name, p) for p in NEVER_FETCHED)
-    } - {"sw.js", "precache-manifest.json"}
+    } - {"sw.js", "precache-manifest.json", HEADERS_DEST}
     listed = entries(manifest_of(site.dir))
     assert set(listed) == on_disk
     for name, entry in listed.items():
@@ -93,6 +94,36 @@ def test_the_service_worker_carries_the_same_manifest(site: BuiltSite) -> None:
         assert html.count('offline/offline.js" type="module"></script>') == 1, page
         assert "disk.js" not in html, page
     assert not (site.dir / "assets/offline/disk.js").exists()
+
+
+def test_the_worker_and_the_hosts_headers_file_send_the_same_isolation_headers(
+    site: BuiltSite,
+) -> None:
+    """One list (precache.py's), in both: the service worker's and a static host's."""
+    assert ISOLATION_HEADERS == {
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Cross-Origin-Embedder-Policy": "require-corp",
+    }
+    (inlined,) = _INLINED_HEADERS.findall((site.dir / "sw.js").read_text(encoding="utf-8"))
+    assert json.loads(inlined) == ISOLATION_HEADERS
+    # Netlify's and Cloudflare Pages' format: a path pattern, then its headers indented.
+    lines = [
+        line
+        for line in (site.dir / HEADERS_DEST).read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert lines[0] == "/*"
+    sent = dict(line.strip().split(": ", 1) for line in lines[1:])
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert sent == ISOLATION_HEADERS
+    # The query with which a page that is not isolated asks for the lab's
+    # worker, so that the service worker serves it without the headers.
+    query = re.compile(r'^const NOT_ISOLATED = "(\?[^"]+)";$', re.MULTILINE)
+    sources = [
+        (ROOT / "docs/assets" / name).read_text() for name in ("offline/sw.js", "lab/client.js")
+    ]
+    assert len({tuple(query.findall(source)) for source in sources}) == 1
+    assert query.findall(sources[0])
 
 
 def test_the_version_follows_content_and_no_removed_file_stays_listed(tmp_path: Path) -> None:
@@ -149,6 +180,7 @@ def test_the_downloadable_copy_has_no_service_worker_and_loads_nothing_remote(
 ) -> None:
     assert inlined_manifest(disk_copy) is None  # a worker that only retires
     assert not (disk_copy / "precache-manifest.json").exists()
+    assert not (disk_copy / HEADERS_DEST).exists()  # served by no host that reads it
     assert not (disk_copy / "assets/offline/offline.js").exists()
     shim = disk_copy / "assets/vendor/iframe-worker/shim.js"
     assert shim.read_bytes() == (ROOT / "node_modules/iframe-worker/shim/index.js").read_bytes()

@@ -24,7 +24,7 @@ def test_the_episode_is_the_models_own(site: BuiltSite) -> None:
     """The page shows exactly what lab.sim.render makes of a fresh run: nothing typed by hand."""
     lesson = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
     (params,) = parse_page(lesson, "docs/lesson.md")
-    expected = render_episode(run_experiment(params), PREFIX)
+    expected = render_episode(run_experiment(params), PREFIX, fold=True)
     html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
     assert expected in html
 
@@ -77,3 +77,19 @@ def test_katex_is_vendored_from_the_locked_npm_package(site: BuiltSite) -> None:
 def test_bad_parameters_fail_at_their_line(body: str, line: int, problem: str) -> None:
     page = f"# T\n\n```lab-episode\n{body}```\n"
     raises_located(lambda: parse_page(page, "docs/page.md"), "docs/page.md", line, problem)
+
+
+def test_what_repeats_in_the_episode_opens_on_demand(site: BuiltSite) -> None:
+    """Each agent's prompt and every turn after the first are collapsed blocks;
+    the first turn's steps (policy, action, joint output, reward) show."""
+    episode = episode_block(site)
+    folds = [d for d in episode.find_all("details") if "lab-sim__fold" in d.classes]
+    summaries = [d.find("summary").text() for d in folds]
+    later = [d for d in folds if d.find("summary").text().startswith("Turn 2 of 2")]
+    assert len(later) == 1
+    assert "Turn 2 of 2" in later[0].text()  # its heading is inside
+    assert summaries.count("The prompt") == 4  # two agents, two turns
+    first_turn = episode.find("div", "lab-sim__turn")
+    assert first_turn.find("h4").text() == "Turn 1 of 2"
+    assert first_turn not in list(later[0].iter())
+    assert first_turn.find("dl", "lab-sim__steps--joint")

@@ -146,10 +146,12 @@ CLAIMS = [
     ),
     Claim(
         "After 200 updates its most likely joint response is `stub` + `alone` (5) or `filter` + "
-        "`alone` (6) in every one of them, and in 106 of the 200 its play is still moving.",
+        "`alone` (6) in every one of them, and in 106 of the 200 its play is still moving "
+        "(somewhere between 46% and 60% of all seeds).",
         lambda: (
             set(settled("learned")) == {"stub + alone", "filter + alone"}
             and sum(r["still_moving"]["learned"] for r in rows()) == 106
+            and "46% and 60%" in rate(106)
         ),
     ),
     Claim(
@@ -174,8 +176,12 @@ CLAIMS = [
         lambda: reached("learned", learner="lenient") == 180 and "85% and 93%" in rate(180),
     ),
     Claim(
-        "end most likely on `stub` + `alone`, reward 2, in every one of seeds 0 to 199",
-        lambda: settled("learned", **PENALTY_100) == ["stub + alone"] * SEEDS,
+        "end most likely on `stub` + `alone`, reward 2, in every one of seeds 0 to 199 (200 of "
+        "200; somewhere between 98% and 100% of all seeds)",
+        lambda: (
+            settled("learned", **PENALTY_100) == ["stub + alone"] * SEEDS
+            and "98% and 100%" in rate(SEEDS)
+        ),
     ),
     Claim(
         "the sampled centralized learner reaches 10 in 172 of them (somewhere between 81% and 90% "
@@ -197,7 +203,8 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "groups of 2 find 10 in 132 of 200 and groups of 32 in 187 of 200; the ten runs of 20 "
+        "groups of 2 find 10 in 132 of 200 (somewhere between 59% and 72% of all seeds) and "
+        "groups of 32 in 187 of 200 (somewhere between 89% and 96%); the ten runs of 20 "
         "seeds starting at 0, 20, …, 180 give 9 to 15 with groups of 2 and 17 to 20 with groups "
         "of 32",
         lambda: (
@@ -207,9 +214,12 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "align finds 10 in 158 of 200 seeds and cross in 189 of 200",
+        "align finds 10 in 158 of 200 seeds (somewhere between 73% and 84% of all seeds) and "
+        "cross in 189 of 200 (somewhere between 90% and 97%)",
         lambda: (
-            reached("learned", **PENALTY_0, group_size=8) == 158
+            "73% and 84%" in rate(158)
+            and "90% and 97%" in rate(189)
+            and reached("learned", **PENALTY_0, group_size=8) == 158
             and reached("learned", **PENALTY_0, group_size=8, joint_mode="cross") == 189
         ),
     ),
@@ -241,9 +251,11 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "it scores at least 8.5 of the best possible 11 in 196 of seeds 0 to 199",
+        "it scores at least 8.5 of the best possible 11 in 196 of seeds 0 to 199 (somewhere "
+        "between 95% and 99% of all seeds)",
         lambda: (
-            sum(
+            "95% and 99%" in rate(196)
+            and sum(
                 s["Rephrasing helper"]["best_response"] == 11
                 and s["Rephrasing helper"]["score"] >= 8.5
                 for s in partners()
@@ -271,10 +283,11 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "in 198 of seeds 0 to 199 the ego scores below what it scored before training, while the "
-        "best reply, solving it alone, earns 2.75",
+        "in 198 of seeds 0 to 199 the ego scores below what it scored before training (somewhere "
+        "between 96% and 100% of all seeds), while the best reply, solving it alone, earns 2.75",
         lambda: (
-            _below("Noisy helper") == 198
+            "96% and 100%" in rate(198)
+            and _below("Noisy helper") == 198
             and all(s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners())
             and [
                 s["best_reply"]
@@ -285,8 +298,8 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "in 198 of seeds 0 to 199 the ego scores below what it scored before training, far from "
-        "the best possible 7",
+        "in 198 of seeds 0 to 199 the ego scores below what it scored before training (somewhere "
+        "between 96% and 100% of all seeds), far from the best possible 7",
         lambda: (
             _below("Helper with another convention") == 198
             and all(s["Helper with another convention"]["best_response"] == 7 for s in partners())
@@ -294,7 +307,7 @@ CLAIMS = [
     ),
     Claim(
         "In the rare seed where the ego never learns to trust the committed helper (2 of seeds 0 "
-        "to 199), it is not fooled either.",
+        "to 199; somewhere between 0% and 4% of all seeds), it is not fooled either.",
         lambda: (
             all(
                 s["Noisy helper"]["score"] >= s["Noisy helper"]["score_before_training"]

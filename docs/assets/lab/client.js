@@ -2,7 +2,15 @@
 //
 // Module scripts run once per tab even with Material's instant navigation,
 // so the singleton below (and its worker) survives page changes.
-import { BOOT_STEP_TEXT, BootStep, FATAL, LabError, Request } from "./protocol.js";
+import {
+  BOOT_STEP_TEXT,
+  BootStep,
+  FATAL,
+  INTERRUPTED,
+  LabError,
+  Request,
+  SIGINT,
+} from "./protocol.js";
 
 export const State = Object.freeze({
   IDLE: "idle",
@@ -11,12 +19,30 @@ export const State = Object.freeze({
   ERROR: "error",
 });
 
-/** Raised for calls that were pending when the reader pressed Stop. */
+// How long an interrupted call may take to end: a reader's code that catches
+// KeyboardInterrupt and keeps going is then stopped by replacing the worker.
+export const INTERRUPT_GRACE_MS = 2000;
+
+/**
+ * Raised for calls that were pending when the reader pressed Stop; `restarted`
+ * says whether Python was replaced (else it was interrupted and kept).
+ */
 export class StoppedError extends Error {
-  constructor(message = "Stopped.") {
+  constructor(message = "Stopped.", { restarted = true } = {}) {
     super(message);
     this.name = "StoppedError";
+    this.restarted = restarted;
   }
+}
+
+/**
+ * Pyodide's interrupt buffer, where the page may share memory with its worker:
+ * only when cross-origin isolated (COOP and COEP, from the site's service
+ * worker or the host); elsewhere Stop replaces the worker.
+ */
+function interruptBuffer() {
+  if (!self.crossOriginIsolated || typeof SharedArrayBuffer !== "function") return null;
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 }
 
 class Runtime {
@@ -29,6 +55,9 @@ class Runtime {
   // For a quicker restart: the last boot's compiled Pyodide and its snapshot.
   #wasm = null;
   #memory = null;
+  // Shared with every worker of this tab; null where Stop must restart.
+  #interrupt = interruptBuffer();
+  #stopping = null; // the interrupt under way: a second SIGINT could land in Python's clean-up
   status = { state: State.IDLE, message: "Python starts when you reach the lab." };
 
   /**
@@ -36,7 +65,7 @@ class Runtime {
    * `snapshot: false` (a reader saving data) skips the memory snapshot's download.
    */
   start({ snapshot = !savingData() } = {}) {
-    if (!this.#booting) this.#bootOptions = { snapshot, wasm: null };
+    if (!this.#booting) this.#bootOptions = { snapshot, wasm: null, interrupt: this.#interrupt };
     this.#booting ??= this.#boot(BOOT_STEP_TEXT.downloading);
     return this.#booting;
   }
@@ -70,14 +99,52 @@ class Runtime {
     return this.start();
   }
 
+  /** True when Stop interrupts Python rather than replacing its worker. */
+  get interrupts() {
+    return this.#interrupt !== null;
+  }
+
   /**
-   * End whatever Python is running. Without cross-origin isolation there is no
-   * way to interrupt the worker, so it is replaced by a fresh one.
+   * End whatever Python is running; resolves once Python is ready again. Where
+   * the page is cross-origin isolated and Python is running a call, the call
+   * is interrupted (KeyboardInterrupt) and Python kept. Otherwise, or when the
+   * call outlives the grace period, the worker is replaced by a fresh one.
    */
   stop(reason = "Stopped.") {
+    if (this.#stopping) return this.#stopping;
+    if (this.#interrupt && this.status.state === State.READY && this.#pending.size) {
+      this.#stopping = this.#interruptCalls(reason).finally(() => {
+        this.#stopping = null;
+      });
+      return this.#stopping;
+    }
+    return this.#restart(reason);
+  }
+
+  #restart(reason) {
     this.#discard(new StoppedError(reason));
     this.#booting = this.#boot(`${reason} Restarting Python…`);
     return this.#booting;
+  }
+
+  #interruptCalls(reason) {
+    const worker = this.#worker;
+    const calls = [...this.#pending.values()];
+    for (const call of calls) call.stopped = reason;
+    Atomics.store(this.#interrupt, 0, SIGINT);
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(resolve, INTERRUPT_GRACE_MS, true);
+    });
+    const ended = Promise.all(calls.map((call) => call.settled)).then(() => false);
+    const stopping = Promise.race([ended, late]).then((tooLate) => {
+      clearTimeout(timer);
+      if (!tooLate || this.#worker !== worker) return undefined;
+      return this.#restart(reason);
+    });
+    // The next call waits until Python is free (or restarted).
+    this.#booting = stopping;
+    return stopping;
   }
 
   /** Offer the reader a start instead of starting by itself (data saving). */
@@ -93,7 +160,7 @@ class Runtime {
 
   async #boot(firstMessage, readyMessage = "Python is ready.") {
     this.#setStatus(State.LOADING, firstMessage);
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const worker = new Worker(workerURL(), { type: "module" });
     this.#worker = worker;
     worker.addEventListener("message", ({ data }) => this.#receive(data));
     // A worker that fails to load or crashes answers nothing: fail what waits.
@@ -137,15 +204,23 @@ class Runtime {
 
   #request(message, onProgress, transfer = []) {
     const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onProgress });
-      try {
-        this.#worker.postMessage({ id, ...message }, transfer);
-      } catch (err) {
-        this.#pending.delete(id);
-        reject(err);
-      }
+    // `stopped`: the reason, once Stop interrupted the call; `settled`: its end.
+    const call = { onProgress, stopped: null };
+    const reply = new Promise((resolve, reject) => {
+      Object.assign(call, { resolve, reject });
     });
+    call.settled = reply.then(
+      () => {},
+      () => {},
+    );
+    this.#pending.set(id, call);
+    try {
+      this.#worker.postMessage({ id, ...message }, transfer);
+    } catch (err) {
+      this.#pending.delete(id);
+      call.reject(err);
+    }
+    return reply;
   }
 
   #receive({ id, progress, result, error }) {
@@ -156,8 +231,13 @@ class Runtime {
       return;
     }
     this.#pending.delete(id);
-    if (error) pending.reject(new LabError(error));
-    else pending.resolve(result);
+    if (error?.kind === INTERRUPTED && pending.stopped) {
+      pending.reject(new StoppedError(pending.stopped, { restarted: false }));
+    } else if (error) {
+      pending.reject(new LabError(error));
+    } else {
+      pending.resolve(result);
+    }
   }
 
   #failAll(err) {
@@ -200,6 +280,18 @@ export async function downloadBytes() {
   if (!response.ok) throw new Error(`Could not download runtime.json (HTTP ${response.status}).`);
   const { bytes, snapshot } = await response.json();
   return bytes + (snapshot && !savingData() ? snapshot.size : 0);
+}
+
+// What a page that is not cross-origin isolated asks its worker with, so that
+// the site's service worker (assets/offline/sw.js, NOT_ISOLATED) serves it
+// without the isolation headers: WebKit refuses such a worker to such a page.
+const NOT_ISOLATED = "?isolated=false";
+
+function workerURL() {
+  const url = new URL("./worker.js", import.meta.url);
+  // Only a service worker reads it; without one the address stays plain.
+  if (!self.crossOriginIsolated && navigator.serviceWorker?.controller) url.search = NOT_ISOLATED;
+  return url;
 }
 
 let runtime = null;

@@ -3,7 +3,9 @@
 // Page -> worker:  {id, type: "boot", options?}  load Pyodide and the `lab` package
 //                  (options.snapshot: false boots without the memory snapshot;
 //                  options.wasm, options.memory: the previous worker's compiled
-//                  WebAssembly.Module and snapshot bytes, for a quick restart)
+//                  WebAssembly.Module and snapshot bytes, for a quick restart;
+//                  options.interrupt: an Int32Array on a SharedArrayBuffer, where
+//                  the page is cross-origin isolated, Pyodide's interrupt buffer)
 //                  {id, type: "call", name, args} run lab.rpc function `name` on JSON `args`
 // Worker -> page:  {id, progress}                 zero or more, before the reply; while
 //                  booting {step, received?, total?} (bytes of the runtime's downloads)
@@ -13,12 +15,19 @@
 //                  (fields: {field: reason} of refused settings, cells: a refused
 //                  table's cells, [[row, column], ...]; line: where the reader's own
 //                  code failed, 1-based; kind FATAL: Python itself crashed, and this
-//                  worker can run nothing more)
+//                  worker can run nothing more; kind INTERRUPTED: the page wrote
+//                  SIGINT to the interrupt buffer, and Python, still warm, stopped)
 
 export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
 
 /** The error kind of a fatal Python error (out of memory, a crashed interpreter). */
 export const FATAL = "FatalError";
+
+/** The error kind of a call that Stop interrupted: Python's KeyboardInterrupt. */
+export const INTERRUPTED = "KeyboardInterrupt";
+
+/** What the page writes into the interrupt buffer to stop Python (signal.SIGINT). */
+export const SIGINT = 2;
 
 // Boot steps, in order, with the words the status line shows.
 export const BootStep = Object.freeze({

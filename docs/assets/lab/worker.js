@@ -6,7 +6,7 @@
 // and the lab's imports. Anything wrong with it (missing, stale, truncated,
 // corrupt, refused by Pyodide) falls back to a normal boot in this same worker,
 // silently: the reader only waits a little longer.
-import { BootStep, errorReply, FATAL, Request } from "./protocol.js";
+import { BootStep, errorReply, FATAL, INTERRUPTED, Request } from "./protocol.js";
 
 const ARCHIVE_DIR = "/lab-site";
 // Byte counts reach the page at most this often (a download fires many chunks).
@@ -15,6 +15,7 @@ const PROGRESS_EVERY_MS = 100;
 let booted = null;
 let python = null; // the booted Pyodide, once ready
 let fatal = null; // the fatal error that ended this worker's Python, if any
+let interrupt = null; // the page's interrupt buffer (Int32Array), where it is isolated
 
 // A restart (Stop, the time limit, a crash) replaces this worker, so the page
 // keeps Pyodide's compiled WebAssembly module and hands it to the next worker,
@@ -212,7 +213,10 @@ del sys
   return pyodide.pyimport("lab.browser").dispatch;
 }
 
-async function boot(post, { snapshot: useSnapshot = true, wasm = null, memory = null } = {}) {
+async function boot(
+  post,
+  { snapshot: useSnapshot = true, wasm = null, memory = null, interrupt: buffer = null } = {},
+) {
   post({ step: BootStep.DOWNLOADING });
   const manifestURL = new URL("runtime.json", import.meta.url);
   const manifest = await (await fetchOk(manifestURL)).json();
@@ -261,6 +265,12 @@ async function boot(post, { snapshot: useSnapshot = true, wasm = null, memory = 
   const dispatch = wire(pyodide, await archive);
   progress = null;
   python = pyodide;
+  // Where the page could share memory (cross-origin isolated), Stop writes SIGINT
+  // there and Python raises KeyboardInterrupt at its next bytecode check.
+  if (buffer instanceof Int32Array) {
+    interrupt = buffer;
+    pyodide.setInterruptBuffer(buffer);
+  }
   // Pyodide copied the snapshot into its own memory: the page may keep it.
   return {
     dispatch,
@@ -285,7 +295,16 @@ function fatalReply(id, err) {
 async function call(message, post) {
   const { dispatch } = await booted;
   const progressOf = (json) => post({ id: message.id, progress: JSON.parse(json) });
-  return JSON.parse(dispatch(message.name, JSON.stringify(message.args ?? {}), progressOf));
+  // A Stop that reached the buffer after the previous call had already ended
+  // must not stop this one; the page interrupts only the call it waits for.
+  if (interrupt) Atomics.store(interrupt, 0, 0);
+  try {
+    return JSON.parse(dispatch(message.name, JSON.stringify(message.args ?? {}), progressOf));
+  } catch (err) {
+    // KeyboardInterrupt is no Exception, so lab.rpc lets it through as a PythonError.
+    if (err?.type !== INTERRUPTED) throw err;
+    return { error: { kind: INTERRUPTED, message: "Stopped." } };
+  }
 }
 
 self.addEventListener("message", async ({ data: message }) => {

@@ -10,6 +10,18 @@
 // updates and offline readers get the copy from their last visit. Only URLs in
 // the manifest are handled; anything else goes to the network untouched.
 const MANIFEST = "__PRECACHE_MANIFEST__";
+// Cross-origin isolation ({name: value}, from lesson_hooks/build/precache.py):
+// added to the documents and workers this worker serves, so a page it
+// controls may use SharedArrayBuffer, with which Stop interrupts Python
+// rather than replacing its worker (assets/lab/client.js).
+const ISOLATION_HEADERS = "__ISOLATION_HEADERS__";
+// A document's isolation holds for the worker it starts only if the worker's
+// script carries the same headers.
+const ISOLATED_DESTINATIONS = new Set(["document", "iframe", "worker", "sharedworker"]);
+// ...but WebKit refuses to start a worker with them from a page that is not
+// isolated: one loaded before this worker took it (a first visit). The lab's
+// client then asks for its worker with this query (assets/lab/client.js).
+const NOT_ISOLATED = "?isolated=false";
 
 const SCOPE = self.registration.scope;
 // Caches are per origin: the scope keeps two sites on one origin apart.
@@ -42,6 +54,7 @@ if (MANIFEST === null) {
   /** The manifest entry a request is for (`lesson/` is `lesson/index.html`). */
   const entryFor = (request) => {
     const url = new URL(request.url);
+    if (url.search === NOT_ISOLATED) url.search = "";
     if (request.method !== "GET" || url.search) return undefined;
     url.hash = "";
     return entries.get(url.pathname.endsWith("/") ? `${url.href}index.html` : url.href);
@@ -166,13 +179,32 @@ if (MANIFEST === null) {
     event.waitUntil(deleteCaches(current).then(() => self.clients.claim()));
   });
 
+  /** `response` with the isolation headers, for a document or a worker's script. */
+  const isolated = (request, response) => {
+    if (!ISOLATED_DESTINATIONS.has(request.destination)) return response;
+    if (new URL(request.url).search === NOT_ISOLATED) return response;
+    // Response.error() and opaque responses have no headers to give (status 0).
+    if (response.status === 0) return response;
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(ISOLATION_HEADERS)) headers.set(name, value);
+    const { status, statusText } = response;
+    return new Response(response.body, { status, statusText, headers });
+  };
+
   self.addEventListener("fetch", (event) => {
-    const entry = entryFor(event.request);
-    if (!entry) return;
+    const { request } = event;
+    const entry = entryFor(request);
+    if (!entry) {
+      // A page outside the manifest (an address that is not found) is isolated
+      // too: every page this worker controls may then start isolated workers.
+      if (request.mode === "navigate") {
+        event.respondWith(fetch(request).then((response) => isolated(request, response)));
+      }
+      return;
+    }
     const key = keyOf(entry);
-    event.respondWith(
-      entry.immutable ? cacheFirst(event.request, key) : networkFirst(event.request, key),
-    );
+    const served = entry.immutable ? cacheFirst(request, key) : networkFirst(request, key);
+    event.respondWith(served.then((response) => isolated(request, response)));
   });
 
   self.addEventListener("message", (event) => {

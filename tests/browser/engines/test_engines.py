@@ -269,6 +269,55 @@ def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
     assert engine.text(f"{SIMULATION} [data-lab-summary]")
 
 
+# What each engine does once the site's service worker serves a page (tested,
+# not assumed): whether the page is cross-origin isolated (its COOP and COEP
+# headers), and whether Stop can then interrupt Python, which takes a
+# SharedArrayBuffer; WebKitGTK's MiniBrowser isolates but has none. Where Stop
+# cannot interrupt, it and the time limit restart Python, as on a first visit.
+ISOLATED = {"chromium": True, "firefox": True, "webkit": True}
+INTERRUPTS = {"chromium": True, "firefox": True, "webkit": False}
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+INTERRUPTS_JS = """async () => {
+  const { getRuntime } = await import(new URL("assets/lab/client.js", __md_scope));
+  return getRuntime().interrupts;
+}"""
+
+
+def stop_a_runaway_loop(engine: Engine, *, restarts: bool) -> None:
+    """Past a 2 s time limit on a loop in the reader's code; the lab says how it stopped."""
+    engine.call(SELECT, f'{SIMULATION} select[id$="time-limit"]', "2")
+    type_at_the_end(engine, "while True: pass")
+    run(engine, "stopped")
+    said = "Stopped after 2 s: your code ran too long."
+    if restarts:
+        engine.text_is(f"{SIMULATION} [data-lab-summary]", f"{said} Python was restarted.")
+        lab_ready(engine, SIMULATION, timeout=BOOT)
+    else:
+        engine.text_is(f"{SIMULATION} [data-lab-summary]", said)
+        engine.text_is(f"{SIMULATION} [role=status]", "Python is ready.")
+    sim_button(engine, "Reset the code")
+
+
+def test_the_time_limit_before_and_after_the_service_worker_isolates_the_page(
+    engine: Engine, origin: StaticServer
+) -> None:
+    # A first visit: the service worker takes the page, which stays not isolated.
+    open_simulation(engine, origin)
+    engine.wait_for(CONTROLLED, timeout=BOOT, what="the service worker to control the page")
+    assert engine.call("() => crossOriginIsolated") is False
+    stop_a_runaway_loop(engine, restarts=True)
+
+    # The next visit: served by the service worker.
+    open_simulation(engine, origin)
+    isolated = engine.call("() => crossOriginIsolated")
+    assert isolated is ISOLATED[engine.name], f"{engine.name}: crossOriginIsolated is {isolated}"
+    interrupts = engine.call(INTERRUPTS_JS)
+    assert interrupts is INTERRUPTS[engine.name], f"{engine.name}: interrupts is {interrupts}"
+    stop_a_runaway_loop(engine, restarts=not interrupts)
+    run(engine)
+    engine.text_contains(f"{SIMULATION} [data-lab-summary]", "Prompted collaboration")
+
+
 # ---------------------------------------------------------------- offline
 
 

@@ -5,7 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from lab.kinds import KINDS
-from tools.bench import Bench, Measure, Missing, Row, no_lab, plain_configs, table, take_all
+from tools.bench import (
+    MEASURES,
+    STOP_ROWS,
+    Bench,
+    Measure,
+    Missing,
+    Row,
+    no_lab,
+    plain_configs,
+    selected,
+    table,
+    take_all,
+)
 
 
 def bench(messages: list[str]) -> Bench:
@@ -56,3 +68,13 @@ def test_the_build_without_labs_swaps_every_lab_block_and_drops_the_labs_files()
     assert "fences/hook.py" not in plain and "assets/lab/" not in plain
     assert "lesson_hooks/build/katex.py" in plain  # the pages keep their math
     assert no_lab("id: x", "lab-quiz", "lab-quiz", {}, None) == ""
+
+
+def test_only_selects_the_measures_naming_it_after_what_their_ratios_need() -> None:
+    rows = [row for measure in selected("→ ready") for row in measure.rows]
+    assert rows[0].startswith("bare Pyodide boot") and rows[1].startswith("first visit")
+    assert rows[2:] == list(STOP_ROWS.values())
+    assert selected(None) == MEASURES
+    # Stop, interrupted and restarted, and the time limit the same way, each once.
+    names = [row for measure in MEASURES for row in measure.rows]
+    assert all(names.count(name) == 1 for name in STOP_ROWS.values())

@@ -33,3 +33,60 @@ export function whenNear(element, callback, { margin = NEAR_VIEWPORT, touch = tr
   for (const type of events) element.addEventListener(type, fire);
   return cancel;
 }
+
+// A reader who has stayed this long (ms, the page visible) is reading, not passing by.
+const READING_DWELL = 5000;
+// Nor is one who has scrolled this many screens down the page.
+const READING_DEPTH = 1.5;
+
+/**
+ * Call `callback` once the reader is reading the page: it has been visible for
+ * READING_DWELL ms in all, or scrolled READING_DEPTH screens, then when the
+ * main thread is idle. Python's download (19 MB) then overlaps the reading, so
+ * a lab far down the page is ready when the reader reaches it; a reader who
+ * only passes through a page downloads nothing. Returns a function that
+ * cancels the wait.
+ */
+export function whenReading(callback) {
+  let done = false;
+  let timer = 0;
+  let idle = 0;
+  let visibleSince = 0;
+  let waited = 0;
+  const pause = () => {
+    clearTimeout(timer);
+    timer = 0;
+    if (visibleSince) waited += performance.now() - visibleSince;
+    visibleSince = 0;
+  };
+  const resume = () => {
+    if (done || timer) return;
+    visibleSince = performance.now();
+    timer = setTimeout(fire, Math.max(0, READING_DWELL - waited));
+  };
+  const onVisibility = () => (document.visibilityState === "visible" ? resume() : pause());
+  const onScroll = () => {
+    if (scrollY > READING_DEPTH * innerHeight) fire();
+  };
+  const stopListening = () => {
+    done = true;
+    pause();
+    document.removeEventListener("visibilitychange", onVisibility);
+    removeEventListener("scroll", onScroll);
+  };
+  function fire() {
+    if (done) return;
+    stopListening();
+    // Not in the middle of the reader's scrolling or of the page's own work.
+    if (globalThis.requestIdleCallback) idle = requestIdleCallback(callback, { timeout: 2000 });
+    else idle = setTimeout(callback, 0);
+  }
+  document.addEventListener("visibilitychange", onVisibility);
+  addEventListener("scroll", onScroll, { passive: true });
+  onVisibility();
+  return () => {
+    stopListening();
+    if (globalThis.requestIdleCallback) cancelIdleCallback(idle);
+    else clearTimeout(idle);
+  };
+}

@@ -5,9 +5,10 @@
 // The page knows no rule of the settings: it reads each control as the reader
 // left it and sends it with the run; Python validates it once, in the run
 // call, and a refusal (a ParamError with `fields`, and for a table the refused
-// `cells`) lands next to its fields. Stop replaces the worker
-// (getRuntime().stop): on a static host nothing else can interrupt Python, and
-// the run's promise then rejects with StoppedError. What a finished run shows
+// `cells`) lands next to its fields. Stop is getRuntime().stop(): it interrupts
+// Python where the page is cross-origin isolated, and replaces the worker
+// elsewhere; the run's promise then rejects with StoppedError, whose
+// `restarted` says which. What a finished run shows
 // is Python's HTML, put into the lab's [data-lab-html] slots by name. Where a
 // run stands is the root's data-lab-run (tests and styles wait on it).
 //
@@ -31,6 +32,11 @@ export const Run = Object.freeze({
   STOPPED: "stopped",
   ERROR: "error",
 });
+
+/** What a stop's words add when Python had to be replaced (" Python was restarted."). */
+export function restartedText(err) {
+  return err?.restarted ? " Python was restarted." : "";
+}
 
 // While a call is in flight: Stop is the one action.
 const BUSY = new Set([Run.RUNNING, Run.STEPPING]);
@@ -257,7 +263,7 @@ export class RunLab {
     }
   }
 
-  /** End the current call by replacing the tab's Python; the call's promise rejects. */
+  /** End the current call (interrupted, or the tab's Python replaced); the call's promise rejects. */
   halt(reason) {
     if (!this.#running) return;
     getRuntime()
@@ -350,7 +356,7 @@ export class RunLab {
 
   stopped(err) {
     this.progress.textContent = "";
-    this.say(`${err.message} Python was restarted.`);
+    this.say(`${err.message}${restartedText(err)}`);
   }
 
   failed(err) {

@@ -1,6 +1,6 @@
 // The status line every lab shows, and the lazy start of the tab's Python.
 import { downloadBytes, getRuntime, State, savingData } from "../client.js";
-import { whenNear } from "./idle.js";
+import { whenNear, whenReading } from "./idle.js";
 
 // A download quicker than this needs no progress bar (it would only flash).
 const SHOW_PROGRESS_AFTER_MS = 500;
@@ -129,10 +129,14 @@ export function mountLabStatus(root) {
   // Started early enough that Python is ready by the time the reader acts;
   // when saving data, touching the lab only offers the start.
   const stopWaiting = whenNear(root, start, { touch: automatic });
+  // And earlier, once the reader is reading the page (never when saving data):
+  // the download overlaps the reading instead of the reader waiting at the lab.
+  const stopReading = automatic ? whenReading(start) : () => {};
 
   return {
     dispose() {
       stopWaiting();
+      stopReading();
       unsubscribe();
       retry.remove();
       progress.remove();

@@ -7,64 +7,69 @@
 // arrive as HTML rendered by lab/lm/render.py, the same code the build uses.
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
-import { LineChart, standalone } from "../shared/line-chart.js";
+import { LineChart, niceTicks, standalone } from "../shared/line-chart.js";
 import { Run, RunLab } from "../shared/run-lab.js";
 
-const WIDTH = 600;
-const HEIGHT = 220;
-const PAD = { left: 40, right: 72, top: 12, bottom: 28 };
-// The moving average drawn over the noisy group means.
-const WINDOW = 10;
+// Laid out at the plot's width (LineChart's `fits`), so its text keeps 12 CSS px
+// on a phone instead of being scaled down with a fixed-size drawing.
+const MARGIN = { top: 14, right: 16, bottom: 44, left: 48 };
+const Y_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 const PHASE_TEXT = {
   alone: "Training each agent alone against the untrained partner…",
   communication: "Training with main reading the helper's code…",
 };
 
-// Python's slots for its HTML, until the build names them (data-lab-html) itself.
-const SLOTS = { models: "[data-lab-models]", seeds: "[data-lab-seeds]", step: "[data-lab-step]" };
-
-function movingAverage(values) {
+function movingAverage(values, window) {
   return values.map((_, i) => {
-    const from = Math.max(0, i - WINDOW + 1);
+    const from = Math.max(0, i - window + 1);
     const part = values.slice(from, i + 1);
     return part.reduce((a, b) => a + b, 0) / part.length;
   });
 }
 
 /** The reward curve: each update's group mean, its moving average, and the reference lines. */
-function curve({ rewards, updates, safe }) {
-  const average = movingAverage(rewards);
+function curve({ rewards, updates, safe, window }, plotWidth) {
+  const width = Math.max(240, plotWidth);
+  const height = Math.round(Math.min(300, Math.max(220, width * 0.45)));
+  const inner = width - MARGIN.left - MARGIN.right;
+  const average = movingAverage(rewards, window);
   const label =
     rewards.length === 0
       ? "Reward curve: no updates yet."
       : `Reward curve after ${rewards.length} of ${updates} updates: the average over the ` +
-        `last ${Math.min(WINDOW, rewards.length)} groups is ${average.at(-1).toFixed(2)} ` +
+        `last ${Math.min(window, rewards.length)} groups is ${average.at(-1).toFixed(2)} ` +
         `(safe reward ${safe}, optimum 1).`;
   const points = (values) => values.map((r, i) => [i + 1, r]);
+  const xTicks = niceTicks(0, updates, Math.max(2, Math.min(6, Math.floor(inner / 70))));
   return {
-    width: WIDTH,
-    height: HEIGHT,
-    margin: PAD,
-    x: [0, Math.max(1, updates)],
+    width,
+    height,
+    margin: MARGIN,
+    x: [0, xTicks.at(-1)],
     y: [0, 1],
-    attributes: { class: "lm-chart", role: "img", "aria-label": label },
-    references: [
-      { value: 0, className: "lm-chart__grid", label: "0", outside: true },
-      { value: safe, className: "lm-chart__safe", label: `safe ${safe}`, outside: true },
-      { value: 1, className: "lm-chart__grid", label: "optimum 1", outside: true },
-    ],
+    attributes: { class: "lm-chart", width, height, role: "img", "aria-label": label },
+    axes: {
+      className: "lm-chart__axes",
+      grid: "lm-chart__grid",
+      title: "lm-chart__axis-title",
+      format: String,
+      x: { ticks: xTicks, title: "Update" },
+      y: { ticks: Y_TICKS, title: "Group's mean reward" },
+    },
+    references: [{ value: safe, className: "lm-chart__safe", label: `safe ${safe}` }],
     lines: [
       { className: "lm-chart__raw", points: points(rewards) },
       { className: "lm-chart__mean", points: points(average) },
     ],
-    notes: [{ x: PAD.left, y: HEIGHT - 6, text: `updates 1 to ${updates}` }],
+    digits: 1,
   };
 }
 
 export default class LanguageModelsLab extends RunLab {
   #curve;
   #chart;
+  #window;
   #seeds;
   #nextUpdate = 1;
   #stepKey = null; // the settings the Step counter belongs to
@@ -76,11 +81,15 @@ export default class LanguageModelsLab extends RunLab {
       starts: ["run", "step"],
       focus: { [Run.STEPPED]: "step" },
     });
-    for (const [name, selector] of Object.entries(SLOTS)) {
-      root.querySelector(selector).dataset.labHtml ??= name;
+    // The build shows update 1 of its settings: the first Step with them moves on to 2.
+    if (root.querySelector("[data-lab-step-built]")) {
+      this.#stepKey = JSON.stringify(this.read());
+      this.#nextUpdate = 2;
     }
     this.#curve = root.querySelector("[data-lab-curve]");
-    this.#chart = new LineChart(root.querySelector("[data-lab-plot]"), curve);
+    this.#chart = new LineChart(root.querySelector("[data-lab-plot]"), curve, { fits: true });
+    // The key's window (the fence's markup) is the one the thick line averages over.
+    this.#window = Number(this.#curve.querySelector("[data-lab-window]").dataset.labWindow);
     this.#seeds = root.querySelector("[data-lab-seeds]");
     root.querySelector("[data-lab-step-hint]").hidden = false;
     this.button("step").addEventListener("click", () => this.#step(), { signal: this.signal });
@@ -100,7 +109,8 @@ export default class LanguageModelsLab extends RunLab {
     if (partial.phase === "learned") {
       this.#curve.hidden = false;
       const safe = Number(params.safe_reward);
-      this.#chart.set({ rewards: partial.mean_reward, updates: partial.updates, safe });
+      const data = { rewards: partial.mean_reward, updates: partial.updates, safe };
+      this.#chart.set({ ...data, window: this.#window });
       this.progress.textContent = `Training: ${partial.update} of ${partial.updates} updates.`;
     } else if (partial.phase === "seeds") {
       this.progress.textContent = `Seed ${partial.seed_index + 1} of ${partial.seeds}…`;
@@ -112,11 +122,10 @@ export default class LanguageModelsLab extends RunLab {
   finished(result) {
     const p = result.params;
     this.#curve.hidden = false;
-    this.#chart.set({ rewards: result.curve, updates: p.updates, safe: p.safe_reward });
+    const data = { rewards: result.curve, updates: p.updates, safe: p.safe_reward };
+    this.#chart.set({ ...data, window: this.#window });
     this.#chart.flush();
-    this.progress.textContent =
-      `Each point is the mean reward of one update's group of ${p.group_size} joint ` +
-      `responses; the thick line averages the last ${WINDOW}.`;
+    this.progress.textContent = "";
     this.fill(result.html);
     this.#seeds.hidden = !result.html.seeds;
     this.setRun(Run.DONE);
@@ -125,7 +134,7 @@ export default class LanguageModelsLab extends RunLab {
 
   /** The reward curve as SVG. */
   downloads(stem) {
-    const chart = this.#curve.querySelector("svg");
+    const chart = this.#curve.querySelector("[data-lab-plot] svg");
     if (!chart) return [];
     return [
       {
@@ -163,8 +172,12 @@ export default class LanguageModelsLab extends RunLab {
       "applied to every one of its tokens.";
   }
 
-  stopped() {
+  stopped(err) {
     this.progress.textContent = "";
-    this.say("Stopped. Python was restarted; run again when you like.");
+    this.say(
+      err?.restarted
+        ? "Stopped. Python was restarted; run again when you like."
+        : "Stopped; run again when you like.",
+    );
   }
 }

@@ -10,7 +10,7 @@
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime } from "../client.js";
 import { standalone, svg } from "../shared/line-chart.js";
-import { Run, RunLab } from "../shared/run-lab.js";
+import { Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 import { CurveChart } from "./simulation-curve.js";
 
@@ -260,11 +260,11 @@ export default class SimulationLab extends RunLab {
       ? " The curve shows the run so far; run again for the heatmaps, the partner bars and " +
         "a new episode."
       : "";
+    const restarted = restartedText(err);
     this.say(
       this.#stopCause === Cause.TIME_LIMIT
-        ? `${err.message} Python was restarted.${sofar}`
-        : `Stopped after ${n} update${n === 1 ? "" : "s"} of ${updates}. Python was ` +
-            `restarted.${sofar}`,
+        ? `${err.message}${restarted}${sofar}`
+        : `Stopped after ${n} update${n === 1 ? "" : "s"} of ${updates}.${restarted}${sofar}`,
     );
   }
 

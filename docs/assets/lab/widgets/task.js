@@ -8,7 +8,8 @@
 // reader's prediction against that run; the outcome is shown and announced,
 // and the explanation opens. The root's data-lab-task-state says where the
 // task stands: idle, running, done.
-import { getRuntime } from "../client.js";
+import { getRuntime, savingData } from "../client.js";
+import { whenNear } from "../shared/idle.js";
 import { RUN_END, RUN_REQUEST } from "../shared/run-request.js";
 import { readItem, writeItem } from "../shared/storage.js";
 
@@ -25,6 +26,7 @@ export default class TaskLab {
   #explanation;
   #storageKey;
   #waiting = null; // AbortController of the listener for the lab's current run
+  #stopWaiting; // cancels the start of Python as the card nears the viewport
 
   constructor(root) {
     this.#root = root;
@@ -48,10 +50,20 @@ export default class TaskLab {
     this.#form.addEventListener("change", () => this.#predicted(), { signal });
     this.#restore();
     this.#setState(State.IDLE);
+    // A reader who arrives by a link to the experiment may never pass the lab
+    // above it: the card starts Python too (not when saving data: the lab's
+    // status line offers the start then).
+    this.#stopWaiting = whenNear(root, () => {
+      if (!savingData())
+        getRuntime()
+          .start()
+          .catch(() => {}); // the lab reports failures
+    });
     root.dataset.labEnhanced = "";
   }
 
   dispose() {
+    this.#stopWaiting();
     this.#abort.abort();
     this.#waiting?.abort();
   }

@@ -386,7 +386,8 @@ FORM_HINTS = {
         "discount": "From 0 to 1.",
         "advantage": "",
         "updates": "Whole number, 1 to 5000.",
-        "group_size": "Whole number, 2 to 256.",
+        "group_size": "Whole number, 2 to 256 (at most 64 with two turns and one turn-2 group "
+        "per sampled joint response; at most 64 in cross mode).",
         "learning_rate": "Above 0, at most 10.",
         "seed": "Whole number, 0 to 4294967295.",
         "seeds": "Whole number, 1 to 50.",

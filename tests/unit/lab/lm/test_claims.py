@@ -1,163 +1,37 @@
-"""Every claim docs/language-models.md makes about the models, checked over seeds 0-199.
+"""The claims of docs/language-models.md that need no training over many seeds.
 
-The page states these in words ("most seeds", "no seed", "every seed"); the
-numbers behind them come from lab.lm.model. A claim must hold beyond the seeds
-it was written on, so each is checked over seeds 0-199; each of the page's
-guided tasks must pick its keyed option in every block of 20 seeds among them.
-
-Each method's outcome for each seed is computed once (``outcomes``) and shared
-by every claim and task that needs it, and a run's tally is assembled from
-them by the lab's own :func:`lab.lm.model.tally_seeds`, so the whole check
-costs a few trainings per seed.
+Everything the page says about learning over seeds 0-199 (each count it states, each guided
+task's keyed option in every block of 20 seeds) is checked in
+``tests/seeds/test_language_models_0_199.py``, outside this quick run.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import json
 
-import pytest
-
-from lab.core.stats import describe_count
-from lab.guided.tasks import matching_options, task_outcome
-from lab.lm.model import METHODS, seed_outcome, step_language_models, tally_seeds
-from lab.lm.params import LMParams, validate_lm_params
-from lab.lm.tokens import HELPER, MAIN, NAMES, VOCAB, TokenLM, corpus_examples, tokenize
+from lab.core.advantages import BASELINES
+from lab.lm.model import step_language_models
+from lab.lm.tokens import (
+    HELPER,
+    MAIN,
+    NAMES,
+    VOCAB,
+    TokenLM,
+    corpus_examples,
+    response_steps,
+    tokenize,
+)
+from lab.lm.training import policy_step
 from lesson_hooks.fences.task import parse_page
 from lesson_hooks.support.paths import ROOT
 
-SEEDS = 200  # seeds 0-199
-BLOCK = 20  # a guided task's 20 seeds
 PAGE = "docs/language-models.md"
-#: Settings that do not change a method's training (what a run compares, which seeds).
-NOT_TRAINING = ("seed", "seeds", "compare_alone", "compare_communication")
+TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
 
 
 @functools.cache
-def _outcomes(training: str, method: str) -> tuple[dict, ...]:
-    params = validate_lm_params(json.loads(training))
-    return tuple(seed_outcome(dataclasses.replace(params, seed=s), method) for s in range(SEEDS))
-
-
-def outcomes(params: LMParams | dict, method: str = "learned") -> tuple[dict, ...]:
-    """``method``'s outcome for each of seeds 0-199 at these settings (computed once)."""
-    settings = (params if isinstance(params, LMParams) else validate_lm_params(params)).to_json()
-    training = {k: v for k, v in settings.items() if k not in NOT_TRAINING}
-    return _outcomes(json.dumps(training, sort_keys=True), method)
-
-
-def count(params: dict, verdict: str, method: str = "learned") -> int:
-    return sum(o["verdict"] == verdict for o in outcomes(params, method))
-
-
-# ----------------------------------------------------------------- the claims
-
-
-def test_most_seeds_find_a_convention_at_the_defaults() -> None:
-    assert count({}, "call") > 0.8 * SEEDS
-
-
-def test_a_convention_emerges_and_every_name_wins_somewhere() -> None:
-    assert {o["convention"] for o in outcomes({})} >= set(NAMES)
-
-
-def test_after_200_updates_no_pair_is_yet_within_two_percent_of_the_best() -> None:
-    assert max(o["expected_reward"] for o in outcomes({})) < 0.98
-    called = [o["expected_reward"] for o in outcomes({}) if o["verdict"] == "call"]
-    assert round(sum(called) / len(called), 2) == 0.97  # "about 0.97": a little doubt left
-    page = (ROOT / PAGE).read_text(encoding="utf-8")
-    assert '"18 of 20 seeds" says the share over all seeds is somewhere between 70% and 97%' in page
-    assert describe_count(18, 20).endswith("between 70% and 97% of all seeds")
-
-
-def test_trained_alone_no_seed_calls_and_main_always_inlines() -> None:
-    assert count({}, "inline", "trained_alone") == SEEDS
-
-
-def test_reading_the_helpers_code_every_seed_calls_the_name_it_read() -> None:
-    assert count({}, "call", "communication") == SEEDS
-
-
-def test_a_higher_safe_reward_traps_more_seeds() -> None:
-    assert count({"safe_reward": 0.9}, "inline") > max(SEEDS / 2, count({}, "inline"))
-
-
-def test_sampling_colder_frees_some_seeds_and_makes_the_calling_pairs_surer() -> None:
-    cold, plain = {"safe_reward": 0.9, "temperature": 0.6}, {"safe_reward": 0.9}
-    assert count(plain, "call") < count(cold, "call") < SEEDS / 2
-    assert all(o["optimal"] == (o["verdict"] == "call") for o in outcomes(cold))
-    assert not any(o["optimal"] for o in outcomes(plain))
-
-
-def _said(n: int, total: int, unit: str = "seeds") -> str:
-    """A count as the page gives it: "14 of 200 seeds; somewhere between 4% and 11% of all …"."""
-    return describe_count(n, total, unit)
-
-
-def _between(n: int) -> str:
-    """A second count's interval, shorter: "somewhere between 82% and 91%"."""
-    return _said(n, SEEDS).split("; ")[1].removesuffix(" of all seeds")
-
-
-def _main_name_moves_most() -> int:
-    """Of the first three updates of seeds 0-199, how many push main's second token most."""
-    moved = 0
-    for seed, update in [(seed, update) for seed in range(SEEDS) for update in (1, 2, 3)]:
-        moves = [abs(t["after"] - t["before"]) for t in step(seed, update)["sample"]["main"]]
-        moved += moves.index(max(moves)) == 1
-    return moved
-
-
-def _optimal(params: dict, method: str = "learned") -> int:
-    return sum(o["optimal"] for o in outcomes(params, method))
-
-
-COLD = {"safe_reward": 0.9, "temperature": 0.6}
-
-#: Each count the page states, made from the model in the page's words (whitespace aside).
-PAGE_COUNTS = {
-    "defaults, calls": lambda: (
-        f"the pair calls a shared name in {_said(count({}, 'call'), SEEDS).replace('; ', ' (')}) "
-        f"and main writes `w * h` itself in the other {count({}, 'inline')} "
-        f"({_said(count({}, 'inline'), SEEDS).split('; ')[1]})."
-    ),
-    "defaults, within 2%": lambda: f"({_said(_optimal({}), SEEDS)}): a pair",
-    "trained alone, inline": lambda: (
-        f"every time ({_said(count({}, 'inline', 'trained_alone'), SEEDS)})"
-    ),
-    "trained alone, calls": lambda: f"calls ({_said(count({}, 'call', 'trained_alone'), SEEDS)})",
-    "reading, calls": lambda: f"has to guess ({_said(count({}, 'call', 'communication'), SEEDS)})",
-    "reading, calls, task": lambda: (
-        f"seeds 0 to 199 ({_said(count({}, 'call', 'communication'), SEEDS)})"
-    ),
-    "reading, within 2%": lambda: (
-        f"{_optimal({}, 'communication')} of 200 seeds is within 2% of the best (somewhere "
-        f"between {_said(_optimal({}, 'communication'), SEEDS).split('between ')[1]})"
-    ),
-    "safe 0.9, calls": lambda: (
-        f"{_said(count({'safe_reward': 0.9}, 'call'), SEEDS).replace('; ', ' call (')}), "
-        f"against {count({}, 'call')} of 200 at 0.6 ({_between(count({}, 'call'))})."
-    ),
-    "cold, calls": lambda: (
-        f"{_said(count(COLD, 'call'), SEEDS).replace('; ', ' (')}), against "
-        f"{count({'safe_reward': 0.9}, 'call')} of 200 at temperature 1 "
-        f"({_between(count({'safe_reward': 0.9}, 'call'))})."
-    ),
-    "the helper's name or operator moves most": lambda: (
-        f"at update 1, in {_said(_helper_pushes_name_or_operator(), SEEDS).replace('; ', ' (')})."
-    ),
-    "main's name moves most": lambda: (
-        f"in {_main_name_moves_most()} of the first three updates of seeds 0 to 199 "
-        f"({_said(_main_name_moves_most(), 3 * SEEDS, 'updates')})"
-    ),
-}
-
-
-@pytest.mark.parametrize("name", PAGE_COUNTS)
-def test_every_count_the_page_states_is_the_models_with_its_interval(name: str) -> None:
-    page = " ".join((ROOT / PAGE).read_text(encoding="utf-8").split())
-    assert PAGE_COUNTS[name]() in page
+def step(seed: int, update: int) -> dict:
+    return step_language_models({"seed": seed}, update)
 
 
 def test_a_call_matches_the_helpers_name_about_a_third_of_the_time_at_first() -> None:
@@ -178,29 +52,6 @@ def test_colder_sampling_makes_main_inline_less_often_at_first() -> None:
     assert inline == sorted(inline)
 
 
-@functools.cache
-def step(seed: int, update: int) -> dict:
-    return step_language_models({"seed": seed}, update)
-
-
-def test_one_advantage_a_token_every_body_shares_does_not_move() -> None:
-    for seed, update in [(seed, update) for seed in range(SEEDS) for update in (1, 2, 3)]:
-        shown = step(seed, update)
-        first = shown["sample"]["main"][0]
-        if all(g["main"].startswith("return") for g in shown["group"]):
-            assert first["after"] == pytest.approx(first["before"], abs=1e-6)
-
-
-def _helper_pushes_name_or_operator() -> int:
-    """Of seeds 0-199, how many push the helper's name or its operator most at update 1."""
-    pushed = 0
-    for seed in range(SEEDS):
-        helper = step(seed, 1)["sample"]["helper"]
-        moves = [abs(t["after"] - t["before"]) for t in helper]
-        pushed += helper[moves.index(max(moves))]["token"] in (*NAMES, "*", "+")
-    return pushed
-
-
 def test_with_seed_0_the_helpers_operator_moves_more_than_mains_name() -> None:
     helper, main = step(0, 1)["sample"]["helper"], step(0, 1)["sample"]["main"]
     star = next(t for t in helper if t["token"] == "*")
@@ -213,32 +64,46 @@ def test_the_honesty_section_sizes() -> None:
     assert len(corpus_examples()) == 26
 
 
-# ------------------------------------------------------------------ the tasks
-
-TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
-
-
 def test_the_page_has_its_tasks() -> None:
     assert len(TASKS) >= 4 and all(task.lab == "language-models" for task in TASKS)
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(task) -> None:
-    params = validate_lm_params({**task.params, "seeds": BLOCK})
-    asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
-    per_method = {m: outcomes(params, m) for m in METHODS if asked.get(m, True)}
-    for first in range(0, SEEDS, BLOCK):
-        runs = [
-            {"seed": s, **{m: per_method[m][s] for m in per_method}}
-            for s in range(first, first + BLOCK)
-        ]
-        result = {"seeds": tally_seeds(dataclasses.replace(params, seed=first), runs)}
-        matched = matching_options(task.spec, result)
-        assert matched == [task.answer], (
-            f"{task.path}:{task.line}: {task.id}, seeds {first}-{first + BLOCK - 1}: "
-            f"the explanation calls {task.options[task.answer].text!r} right, but the result "
-            f"satisfies {[task.options[i].text for i in matched]}"
+def _page() -> str:
+    return " ".join((ROOT / PAGE).read_text(encoding="utf-8").split())
+
+
+def test_the_update_is_magrpo_as_comlrl_implements_it_unclipped_and_without_kl() -> None:
+    """The page: "MAGRPO as its authors' CoMLRL library implements it clips no ratio, and its KL
+    term to a reference model is optional and off by default"; the lab's update has neither, so
+    twice the advantage moves every logit twice as far, however far that is."""
+    assert (
+        "MAGRPO as its authors' CoMLRL library implements it clips no ratio, and its KL term to a "
+        "reference model is optional and off by default" in _page()
+    )
+    tokens = tokenize("def area ( w , h ) : return w * h")
+    moved, ratios = [], []
+    for advantage in (5.0, 10.0):
+        model = TokenLM()
+        before = [list(model.logits(key)) for key, _ in response_steps(HELPER, tokens)]
+        old = model.probability(HELPER, tokens)
+        policy_step(model, [(HELPER, tokens)], [advantage], rate=4.0)
+        after = [list(model.logits(key)) for key, _ in response_steps(HELPER, tokens)]
+        moved.append(
+            [
+                a - b
+                for row, was in zip(after, before, strict=True)
+                for a, b in zip(row, was, strict=True)
+            ]
         )
-    # The report says every count with its interval.
-    text = task_outcome(task.spec, task.answer, result)["text"]
-    assert "somewhere between" in text, text
+        ratios.append(model.probability(HELPER, tokens) / old)
+    assert all(abs(2 * x - y) < 1e-9 for x, y in zip(*moved, strict=True))
+    # One step multiplies the response's probability far past PPO's 1 + 0.2: nothing clips it.
+    assert ratios[1] > ratios[0] > 1.2
+
+
+def test_the_page_names_comlrls_advantage_modes_and_the_lab_offers_them() -> None:
+    assert (
+        "CoMLRL's current advantage modes are `mean`, `raw`, `max` and `rloo`, none of which "
+        "divides by it" in _page()
+    )
+    assert {"mean", "raw", "max", "leave_one_out", "normalized"} == set(BASELINES)

@@ -10,7 +10,7 @@ import pytest
 
 from lab import rpc
 from lab.core.stats import wilson_interval
-from lab.lm.expected import expected_reward
+from lab.lm.expected import expected_reward, play_change
 from lab.lm.interpreter import CALL, INLINE, TEST_INPUTS, parse, verify, viable
 from lab.lm.model import reaches_optimum, run_language_models, step_language_models
 from lab.lm.params import LM_PARAM_SPEC, ParamError, lm_param_spec, validate_lm_params
@@ -25,7 +25,7 @@ from lab.lm.tokens import (
     main_prompt,
     tokenize,
 )
-from lab.lm.training import policy_step
+from lab.lm.training import policy_step, train
 
 QUICK = {"updates": 20, "compare_alone": False}
 
@@ -323,3 +323,53 @@ def test_a_step_call_renders_the_group_escaped() -> None:
     assert html.count("<tr") == 17 and "&lt;end&gt;" in html
     bad = call("step_language_models", {"params": {}, "update": 0})["error"]
     assert bad["fields"]["update"].startswith("The update to show must be a whole number")
+
+
+def test_a_steps_response_alone_raises_every_token_under_a_positive_advantage() -> None:
+    """Alone, a response's term raises each of its tokens by A x (1 - p) on the logit; the
+    whole group's update can move one the other way (update 2's ``rect``, issue 23)."""
+    step = step_language_models({}, 2)
+    sample = step["sample"]
+    assert sample["advantage"] > 0
+    for t in sample["helper"] + sample["main"]:
+        assert t["alone"] > t["before"], t
+    rect = sample["helper"][1]
+    assert rect["after"] < rect["before"] < rect["alone"]
+
+
+# ------------------------------------------------------------------ still moving
+
+
+def test_a_pairs_movement_is_the_distance_its_joint_programs_moved_over_the_last_tenth() -> None:
+    params = validate_lm_params({"updates": 30, "safe_reward": 0.9, "seed": 1})
+    run = train(params, 0, keep_at=27)
+    assert run.at_checkpoint is not None
+    before = (TokenLM(), TokenLM())
+    assert play_change(before, before) == 0.0
+    # The pretrained pair and one trained for 30 updates write clearly different programs.
+    assert 0.05 < play_change(before, (run.helper, run.main)) <= 1.0
+    result = run_language_models({**params.to_json(), "compare_alone": False})
+    change = play_change(run.at_checkpoint, (run.helper, run.main))
+    assert result["learned"]["change"] == pytest.approx(change, abs=1e-6)
+    assert result["movement"]["change"] == {"learned": result["learned"]["change"]}
+
+
+@pytest.mark.parametrize(
+    ("settings", "moving"),
+    [({"seed": 0}, False), ({"seed": 1, "safe_reward": 0.9}, True)],
+)
+def test_the_summary_says_after_n_updates_whether_the_pair_is_still_moving(
+    settings: dict, moving: bool
+) -> None:
+    result = run_language_models({**settings, "compare_alone": False})
+    assert result["learned"]["still_moving"] is moving
+    state = "still moving (its play changed by" if moving else "no longer moving"
+    assert f"after 200 updates, the pair is {state}" in result["summary"]
+
+
+def test_over_seeds_the_tally_counts_the_pairs_still_moving_with_its_interval() -> None:
+    result = run_language_models({**QUICK, "seeds": 4})
+    tally = result["seeds"]["learned"]
+    assert 0 <= tally["still_moving"] <= 4
+    assert tally["in_words"]["still_moving"].startswith(f"{tally['still_moving']} of 4 seeds;")
+    assert f"over the last 2): {tally['in_words']['still_moving']}." in result["summary"]

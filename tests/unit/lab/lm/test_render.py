@@ -40,7 +40,7 @@ def test_what_a_model_wrote_is_text_not_markup() -> None:
 
 def test_a_step_shows_every_tokens_probability_as_text() -> None:
     step = step_language_models({"seed": 0}, 1)
-    step["sample"]["helper"][0] = {"token": "def", "before": 0.0002, "after": 0.0009}
+    step["sample"]["helper"][0] = {"token": "def", "before": 0.0002, "after": 0.0009, "alone": 0.0}
     html = render_step(step, PREFIX)
     assert '<span class="lm-tokens__p">&lt;0.001 → &lt;0.001</span>' in html
     assert html.count('<tr class="is-shown">') == 1
@@ -54,6 +54,7 @@ def test_the_seed_table_escapes_what_it_names() -> None:
         "call": 1,
         "inline": 1,
         "broken": 0,
+        "still_moving": 0,
         "conventions": {"<b>area</b>": 1},
         "mean_expected_reward": 0.8,
     }
@@ -69,7 +70,7 @@ def test_the_seed_table_escapes_what_it_names() -> None:
 def test_a_step_shows_each_agents_biggest_change_and_says_how_tokens_share_the_push() -> None:
     step = step_language_models({"seed": 0}, 1)
     html = render_step(step, PREFIX)
-    assert html.count("Biggest change: ") == 2
+    assert html.count("Biggest change in the group's update: ") == 2
     assert "Every token of both responses gets the same advantage" in html
     assert "temperature" not in html
     mean = render_step(
@@ -94,3 +95,18 @@ def test_every_part_of_a_run_is_free_of_raw_less_than_signs() -> None:
     }
     for name, html in parts.items():
         assert not STRAY_LT.search(html), (name, STRAY_LT.search(html))
+
+
+def test_a_steps_caption_names_the_arithmetic_of_the_numbers_it_shows() -> None:
+    """A x (1 - p) is this response's share; the numbers after the arrow are the whole
+    group's update, so the page shows both, as the caption says (issue 23 item 6)."""
+    step = step_language_models({}, 2)
+    html = render_step(step, PREFIX)
+    assert "logit moves by η / G &times; A &times; (1 &minus; p)" in html
+    assert "the learning rate (4) and G the group's 16 responses" in html
+    rect = step["sample"]["helper"][1]
+    assert rect["token"] == "rect"
+    assert (
+        '<span class="lm-tokens__p">0.383 → 0.374</span>'
+        '<span class="lm-tokens__alone">alone 0.420</span>'
+    ) in html

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from lab import prompted_prior, run_experiment
+from lab import ParamError, param_spec, prompted_prior, run_experiment, validate_params
+from lab.core.advantages import group_advantages
+from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
-from lab.sim.experiment import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
 from lesson_hooks.support.paths import ROOT
 
@@ -60,6 +61,27 @@ def best_reply(table: Any, role: str, partner: int) -> int:
     if role == "helper":
         return max(range(3), key=lambda i: table[i][partner])
     return max(range(3), key=lambda j: table[partner][j])
+
+
+def _group_limits() -> dict[str, int]:
+    """The largest group each way of sampling accepts."""
+    settings = {
+        "two turns": {"turns": 2},
+        "cross": {"joint_mode": "cross"},
+        "align": {},
+        "merge": {"turns": 2, "branching": "merge"},
+    }
+
+    def largest(given: dict[str, Any]) -> int:
+        for size in range(256, 1, -1):
+            try:
+                validate_params({**given, "group_size": size})
+            except ParamError:
+                continue
+            return size
+        return 0
+
+    return {name: largest(given) for name, given in settings.items()}
 
 
 CLAIMS = [
@@ -146,6 +168,31 @@ CLAIMS = [
     Claim(
         "10 of 20 seeds says the rate over all seeds is somewhere between 30% and 70%",
         lambda: describe_count(10, 20).endswith("somewhere between 30% and 70% of all seeds"),
+    ),
+    Claim(
+        "Groups go up to 256, but to 64 where an update samples about G × G episodes: with two "
+        "turns and one turn-2 group per sampled joint response (G + G × G episodes, 4,160 for "
+        "groups of 64), and in cross mode",
+        lambda: (
+            _group_limits() == {"two turns": 64, "cross": 64, "align": 256, "merge": 256}
+            and 64 + 64 * 64 == 4160
+        ),
+    ),
+    Claim(
+        "GRPO's form ([Shao et al., 2024](references.md#shao-2024)); not one of CoMLRL's modes",
+        lambda: (
+            group_advantages([0, 4], "mean") == [-2.0, 2.0]
+            and group_advantages([0, 4], "normalized") == [-1.0, 1.0]
+        ),
+    ),
+    Claim(
+        "two turn-1 samples that wrote the same joint response still get a group each",
+        lambda: validate_params({"turns": 2}).branching == "sample",
+    ),
+    Claim(
+        "With two turns CoMLRL's cross tree has G⁴ episodes per update, over a million for groups "
+        "of 32, more than a browser can sample; the lab offers cross with one turn only.",
+        lambda: 32**4 > 1_000_000 and param_spec()["joint_mode"]["used_when"] == {"turns": [1]},
     ),
     Claim(
         'Above 0.01 the summary says "after N updates, still moving"',

@@ -28,6 +28,7 @@ from lab import (
     table_reward,
     validate_params,
 )
+from lab.core.params import field_hint
 from lab.sim.task import HELPER_RESPONSES, MAIN_RESPONSES, assemble, note_words
 
 SEEDS = range(20)
@@ -403,6 +404,18 @@ def test_form_strings_are_accepted() -> None:
         ({"updates": "ten"}, "updates", 'got "ten"'),
         ({"group_size": 1}, "group_size", "Group size must be a whole number from 2 to 256"),
         ({"group_size": 257}, "group_size", "from 2 to 256"),
+        (
+            {"turns": 2, "group_size": 65},
+            "group_size",
+            "Group size must be a whole number from 2 to 64 with two turns and one turn-2 group "
+            "per sampled joint response (each of the G joint responses of turn 1 starts its own "
+            "group of G, so an update samples G + G \u00d7 G episodes); got 65.",
+        ),
+        (
+            {"joint_mode": "cross", "group_size": 65},
+            "group_size",
+            "from 2 to 64 in cross mode (every response is paired with every partner response",
+        ),
         ({"learning_rate": 0}, "learning_rate", "greater than 0 and at most 10"),
         ({"learning_rate": -1}, "learning_rate", "Learning rate"),
         ({"learning_rate": 11}, "learning_rate", "at most 10"),
@@ -421,6 +434,24 @@ def test_each_invalid_field_is_named_with_a_reason(
     assert set(err.value.fields) == {field}
     assert reason in err.value.fields[field]
     assert err.value.to_json()["fields"] == {field: err.value.fields[field]}
+
+
+def test_a_group_of_g_by_g_episodes_is_limited_only_where_an_update_samples_that_many() -> None:
+    """Two turns with CoMLRL's tree, or cross mode, sample about G x G episodes an update, so
+    their groups stop at 64; merging turn 2, or align, keeps the usual 256."""
+    for limited in ({"turns": 2}, {"joint_mode": "cross"}):
+        assert validate_params({**limited, "group_size": 64}).group_size == 64
+    for free in ({"turns": 2, "branching": "merge"}, {"joint_mode": "align"}, {}):
+        assert validate_params({**free, "group_size": 256}).group_size == 256
+    # Cross mode is one turn only: with two turns it is unused, and the two-turn limit holds.
+    with pytest.raises(ParamError) as err:
+        validate_params({"turns": 2, "joint_mode": "cross", "group_size": 100})
+    assert "with two turns" in err.value.fields["group_size"]
+    hint = field_hint(param_spec()["group_size"])
+    assert hint == (
+        "Whole number, 2 to 256 (at most 64 with two turns and one turn-2 group per sampled "
+        "joint response; at most 64 in cross mode)."
+    )
 
 
 def test_all_field_errors_come_at_once() -> None:

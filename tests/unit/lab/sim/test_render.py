@@ -19,6 +19,7 @@ from lab.sim.render import (
     render_results,
     render_summary,
 )
+from tests.support import html as page_html
 from tests.unit.lesson_hooks.fences.test_simulation import parse_html
 
 PREFIX = "lab-simulation"
@@ -162,3 +163,22 @@ def test_the_band_across_seeds_has_a_table_and_a_caption() -> None:
     low, high = run["seeds"]["methods"]["learned"]["interval"]
     assert f"{low:.0%} to {high:.0%}" in str(slots["seeds"])
     assert band["median"]
+
+
+def test_the_partner_bars_have_a_key_and_mark_before_training_and_the_best(
+    result: dict[str, Any],
+) -> None:
+    """Hatching, and where each score stood before training and could be at best, are
+    drawn on the bars, so the table's caption keys each of them (issue 23 item 5)."""
+    html = render_results(result, PREFIX)["partners"]
+    table = page_html.parse_html(html).find("table", "lab-sim__partners")
+    key = table.find("caption", "lab-sim__bar-key")
+    assert key is not None
+    words = key.text()
+    for word in ("training partner", "held-out partner (hatched)", "before training"):
+        assert word in words
+    partners = [*result["partners"]["training"], *result["partners"]["held_out"]]
+    assert html.count("lab-sim__bar-mark--before") == len(partners)
+    best = sum(s.get("best_response") is not None for s in partners)
+    assert html.count("lab-sim__bar-mark--best") == best
+    assert ("best possible" in words) == (best > 0)

@@ -1,0 +1,336 @@
+"""MkDocs hook: the teacher's page, the home page's total time, the lesson's own estimate.
+
+What these show is measured at build time from the pages themselves, so it
+cannot drift from them: each page's words (its Markdown's prose, without code,
+markup or lab blocks) at :data:`WORDS_PER_MINUTE`, plus :data:`LAB_MINUTES` per
+lab block of each kind; the answer key comes from the same specs the lab
+blocks read (the mapping exercise's parts, the quiz's right options, each
+guided experiment's keyed option and explanation).
+
+A page asks for one of them with a line of its own::
+
+    <!-- generated: pages -->
+
+:data:`MARKERS` names them. The markup is built by :mod:`lab.core.markup`, so every
+text from a page or a spec is escaped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
+
+from lab.core.markup import Markup, el, join, void
+from lab.kinds import KINDS
+from lesson_hooks.fences import sitewide
+from lesson_hooks.fences.task import inline, settings_text
+from lesson_hooks.support.pages import display_path
+
+WORDS_PER_MINUTE = 200
+# Minutes a reader spends on a lab block of each kind, beyond its page's words.
+LAB_MINUTES = {
+    "mapping": 5,
+    "quiz": 5,
+    "task": 3,
+    "simulation": 10,
+    "language-models": 10,
+    "episode": 3,
+}
+LAB_NAMES = {
+    "mapping": "Visual Lab",
+    "quiz": "quiz",
+    "task": "guided experiment",
+    "simulation": "simulation lab",
+    "language-models": "language-model lab",
+    "episode": "worked example",
+}
+# Pages a reader consults rather than reads through: listed, not in the total.
+REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
+MARKERS = ("pages", "total-time", "lesson-time", "experiments", "answers")
+_MARKER = re.compile(r"^<!-- generated: (?P<name>[\w-]+) -->[ \t]*$", re.MULTILINE)
+
+_FENCED = re.compile(r"^([ \t>]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
+_NOT_PROSE = (
+    re.compile(r"<!--.*?-->", re.DOTALL),
+    re.compile(r"<[^>]+>"),  # HTML tags (their text stays)
+    re.compile(r"\{[ \t]*[.#:][^}]*\}"),  # attribute lists
+    re.compile(r"\]\([^)]*\)"),  # link targets
+    re.compile(r"^[ \t]*--8<--.*$", re.MULTILINE),  # snippets (code listings)
+    re.compile(r"^\*\[[^\]]+\]:.*$", re.MULTILINE),  # abbreviations
+    re.compile(r":[\w-]+:"),  # icons
+    re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL),  # math
+    re.compile(r"`[^`\n]*`"),  # inline code
+)
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
+
+# A new kind of lab needs its time and its name here before any page can use it.
+_MISSING = sorted({kind.name for kind in KINDS} - LAB_MINUTES.keys() - LAB_NAMES.keys())
+if _MISSING:  # pragma: no cover
+    raise PluginError(f"lesson_hooks/build/teachers.py: no time or name for {_MISSING}")
+
+
+def count_words(markdown: str) -> int:
+    """The words a reader reads in a page's Markdown: not its code, markup or lab blocks."""
+    text = get_data(markdown)[0]
+    text = _FENCED.sub("", text)
+    for pattern in _NOT_PROSE:
+        text = pattern.sub(" ", text)
+    return len(_WORD.findall(text))
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    src_uri: str
+    url: str
+    title: str
+    description: str
+    words: int
+    labs: tuple[tuple[str, Any], ...]  # (kind, what its fence read), in order
+
+    @property
+    def minutes(self) -> int:
+        labs = sum(LAB_MINUTES[kind] for kind, _ in self.labs)
+        return math.ceil(self.words / WORDS_PER_MINUTE + labs)
+
+    @property
+    def timed(self) -> bool:
+        return self.src_uri not in REFERENCE_PAGES
+
+    def count(self, kind: str) -> int:
+        return sum(1 for k, _ in self.labs if k == kind)
+
+
+_site: list[PageInfo] = []
+
+
+def _nav_titles(nav: Any) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for entry in nav or []:
+        if isinstance(entry, dict):
+            for title, target in entry.items():
+                if isinstance(target, str):
+                    titles[target] = title
+                else:
+                    titles |= _nav_titles(target)
+    return titles
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    titles = _nav_titles(config.nav)
+    _site.clear()
+    for src_uri in titles:
+        file = files.get_file_from_path(src_uri)
+        if file is None or not file.is_documentation_page():
+            continue
+        markdown = file.content_string
+        meta = get_data(markdown)[1]
+        read = sitewide.read_page(markdown, display_path(file, config), file.url)
+        labs = tuple((fence.name.removeprefix("lab-"), block) for fence, block in read)
+        _site.append(
+            PageInfo(
+                src_uri,
+                file.url,
+                titles[src_uri],
+                str(meta.get("description", "")).strip(),
+                count_words(markdown),
+                labs,
+            )
+        )
+    return files
+
+
+def total_minutes() -> int:
+    return sum(info.minutes for info in _site if info.timed)
+
+
+def _labs_text(info: PageInfo) -> str:
+    kinds = dict.fromkeys(kind for kind, _ in info.labs)
+    named = []
+    for kind in kinds:
+        n = info.count(kind)
+        name = LAB_NAMES[kind]
+        named.append(f"{n} {name}s" if n > 1 else f"the {name}")
+    return ", ".join(named) if named else "none"
+
+
+def _href(page: Page, info: PageInfo, anchor: str = "") -> str:
+    url = get_relative_url(info.url, page.url)
+    return f"{url}#{anchor}" if anchor else url
+
+
+def _pages_table(page: Page) -> Markup:
+    rows = [
+        el(
+            "tr",
+            None,
+            el("td", None, el("a", {"href": _href(page, info)}, info.title)),
+            el("td", None, info.description),
+            el("td", None, _labs_text(info)),
+            el(
+                "td",
+                None,
+                f"{info.minutes} min" if info.timed else "as needed",
+                void("br"),
+                f"{info.words:,} words",
+            ),
+        )
+        for info in _site
+        if info.src_uri != page.file.src_uri
+    ]
+    head = el(
+        "tr",
+        None,
+        *(el("th", {"scope": "col"}, name) for name in ("Page", "Covers", "Labs", "Time")),
+    )
+    return el(
+        "table",
+        {"class": "lesson-teachers__pages"},
+        el("thead", None, head),
+        el("tbody", None, *rows),
+    )
+
+
+def _rule() -> Markup:
+    labs = ", ".join(f"{LAB_NAMES[k]} {m} min" for k, m in LAB_MINUTES.items())
+    return el(
+        "p",
+        {"class": "lesson-teachers__rule"},
+        f"How the times are measured: a page's words at {WORDS_PER_MINUTE} a minute, plus, "
+        f"for each lab on it: {labs}; rounded up. The total, about {total_minutes()} min, is "
+        "the pages read through (the home page, the references and the glossary are consulted, "
+        "not counted).",
+    )
+
+
+def _tasks() -> list[tuple[PageInfo, Any]]:
+    return [(info, block) for info in _site for kind, block in info.labs if kind == "task"]
+
+
+def _experiments(page: Page) -> Markup:
+    items = [
+        el(
+            "li",
+            None,
+            # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
+            el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
+            f" ({info.title}). The experiment: {settings_text(task)}.",
+        )
+        for info, task in _tasks()
+    ]
+    return el("ol", {"class": "lesson-teachers__experiments"}, *items)
+
+
+def _answers(page: Page) -> Markup:
+    out: list[Markup] = []
+    for info in _site:
+        for kind, block in info.labs:
+            if kind == "mapping":
+                out.append(el("h3", None, f"{block.prompt} ({info.title})"))
+                out.append(
+                    el(
+                        "ol",
+                        None,
+                        *(
+                            el(
+                                "li",
+                                None,
+                                f"{p.text}: ",
+                                el("strong", None, p.answer),
+                                ". ",
+                                p.explanation,
+                            )
+                            for p in block.parts
+                        ),
+                    )
+                )
+            elif kind == "quiz":
+                out.append(el("h3", None, f"The quiz ({info.title})"))
+                items = []
+                for q in block.questions:
+                    right = [o.text for o in q.options if o.correct]
+                    items.append(
+                        el(
+                            "li",
+                            None,
+                            f"{q.text} ",
+                            el("strong", None, " / ".join(right)),
+                            f" {q.explanation}",
+                        )
+                    )
+                out.append(el("ol", None, *items))
+    tasks = _tasks()
+    if tasks:
+        out.append(el("h3", None, "The guided experiments"))
+        items = [
+            el(
+                "li",
+                None,
+                # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
+                el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
+                " ",
+                el("strong", None, Markup(inline(task.options[task.answer].text))),
+                " ",
+                Markup(inline(task.explanation)),
+            )
+            for info, task in tasks
+        ]
+        out.append(el("ol", None, *items))
+    return el("div", {"class": "lesson-teachers__answers"}, *out)
+
+
+def _total_time(page: Page) -> Markup:
+    teachers = next(i for i in _site if i.src_uri == "teachers.md")
+    return el(
+        "p",
+        {"class": "lesson-total-time"},
+        "Altogether, the pages read through and their labs take about "
+        f"{total_minutes()} minutes (the site's estimate; ",
+        el("a", {"href": _href(page, teachers)}, "For Teachers"),
+        " says how it is measured and what each page takes).",
+    )
+
+
+def _lesson_time(page: Page) -> Markup:
+    info = next(i for i in _site if i.src_uri == page.file.src_uri)
+    labs = [kind for kind, _ in info.labs]
+    return el(
+        "p",
+        {"class": "lesson-estimate"},
+        f"With its labs, about {info.minutes} min (the site's estimate: {info.words:,} words "
+        f"at {WORDS_PER_MINUTE} a minute, plus "
+        + ", ".join(f"the {LAB_NAMES[k]} {LAB_MINUTES[k]} min" for k in dict.fromkeys(labs))
+        + ").",
+    )
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in MARKERS:
+            # MkDocs hands on the Markdown without its front matter: count from the file.
+            source = page.file.content_string
+            line = source.count("\n", 0, source.index(match[0])) + 1
+            raise PluginError(
+                f"{display_path(page.file, config)}:{line}: unknown generated block "
+                f"{name!r} (expected one of {', '.join(MARKERS)})."
+            )
+        made = {
+            "pages": lambda: join([_pages_table(page), _rule()], "\n"),
+            "total-time": lambda: _total_time(page),
+            "lesson-time": lambda: _lesson_time(page),
+            "experiments": lambda: _experiments(page),
+            "answers": lambda: _answers(page),
+        }[name]()
+        # A raw HTML block of its own: blank lines around it.
+        return f"\n{made}\n"
+
+    return _MARKER.sub(replace, markdown)
