@@ -12,7 +12,8 @@
 // is Python's HTML, put into the lab's [data-lab-html] slots by name. Where a
 // run stands is the root's data-lab-run (tests and styles wait on it).
 //
-// Copy link, and opening a link to the lab's settings, are share-link.js's.
+// Copy link, opening a link to the lab's settings and a run's downloads are
+// share-link.js's (the subclass adds its own files: downloads()).
 //
 // A subclass gives its run call and its progress text, sets up its own parts,
 // calls ready(), and overrides the hooks below (starting, progressed,
@@ -230,7 +231,7 @@ export class RunLab {
     });
     this.ended();
     if (result) this.finished(result);
-    if (this.root.dataset.labRun === Run.DONE && result.exports) {
+    if (this.root.dataset.labRun === Run.DONE && result?.exports) {
       this.#share?.offer(result.exports, this.downloads(result.exports.stem));
     }
     if (!this.signal.aborted) {
