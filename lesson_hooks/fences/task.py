@@ -41,6 +41,7 @@ from mkdocs.utils import get_relative_url
 
 from lab.guided.tasks import TaskError, check_condition, check_report, task_params
 from lab.kinds import RUNNERS
+from lab.share import link_fragment
 from lesson_hooks.fences.base import Fence, Reader, keys
 from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.support.paths import LAB_DIR
@@ -222,6 +223,9 @@ def render_task(task: Task, stylesheet: str | None = None) -> str:
     # Inside the lab's element, so the block is one element for Markdown to place.
     link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n' if stylesheet else ""
     right = task.options[task.answer]
+    # A link to this experiment that puts its settings in the lab's form (lab.share);
+    # after Run in the actions, which only a page running the lab shows.
+    fragment = link_fragment(task.lab, task.id, task.settings)
     return f"""<div class="lab lab-task" id="{task.id}" data-lab="task" \
 data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{spec}">
 {link}<form class="lab-task__form" data-lab-task-form>
@@ -238,6 +242,8 @@ data-lab-task="{task.id}" data-lab-task-lab="{task.lab}" data-lab-task-spec="{sp
 <button type="submit" class="md-button md-button--primary" data-lab-task-run>Run this \
 experiment</button>
 <p class="lab-task__status" data-lab-task-status role="status"></p>
+<p class="lab-task__link"><a href="#{html.escape(fragment)}" data-lab-task-link>Open the lab \
+with these settings</a></p>
 </div>
 <details class="lab-task__explanation note" data-lab-task-explanation>
 <summary>Answer and explanation</summary>

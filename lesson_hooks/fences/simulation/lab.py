@@ -23,6 +23,7 @@ from lab import run_experiment
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.settings import lab_archive, render_share
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
@@ -58,7 +59,9 @@ def default_run(args: Mapping[str, Any]) -> dict[str, Any]:
     return {"labels": method_labels(results), "episode": render_episode(results, args["prefix"])}
 
 
-def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> str:
+def render_lab(
+    lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET, archive: str | None = None
+) -> str:
     """The whole lab: fallback note, form, status, results regions and the transcript.
 
     ``stylesheet`` is the lab's CSS as the page reaches it. It is linked from
@@ -78,6 +81,7 @@ the page was built.</p>
 {render_form(lab)}
 {render_code(p)}
 {render_actions(lab)}
+{render_share(p, archive or lab_archive())}
 <p class="lab-status" data-lab-status role="status"></p>
 <div class="lab-sim__summary" data-lab-summary data-lab-html="summary" aria-live="polite"></div>
 <div class="lab-sim__printed-box" data-lab-html="output"></div>
@@ -117,7 +121,9 @@ role="region" aria-label="Partner scores"></div>
 
 
 def _render(lab: SimulationLab, fence: Fence) -> str:
-    return render_lab(lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url))
+    return render_lab(
+        lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url), lab_archive(fence.page.url)
+    )
 
 
 FENCE = LabFence("simulation", read_simulation, _render, unique="page")
