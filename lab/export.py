@@ -16,11 +16,12 @@ import hashlib
 import io
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from lab.kinds import RUNNERS
 from lab.share import settings_query
+from lab.sim.figures import heatmaps_svg, seeds_svg
 
 __all__ = ["exports", "file_stem", "result_json"]
 
@@ -123,13 +124,25 @@ _TABLES = {
     "language-models": (_lm_rows, _lm_curve),
 }
 
+#: The charts Python draws as files (label, name suffix, drawing), by lab; a drawing
+#: that has nothing to draw (one seed: no strip) offers no file. The page adds the
+#: curves it draws itself.
+_FIGURES: dict[str, tuple[tuple[str, str, Callable[[Mapping[str, Any]], str | None]], ...]] = {
+    "simulation": (
+        ("Download the heatmaps (SVG)", "heatmaps.svg", heatmaps_svg),
+        ("Download the across-seeds strip (SVG)", "seeds.svg", seeds_svg),
+    ),
+    "language-models": (),
+}
+
 
 def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
     """The run's files and the command that reproduces it, for the page.
 
     ``{"stem", "files": [{"label", "name", "type", "text"}], "settings", "command"}``:
     the files in the order the page offers them (the JSON, then one row per
-    seed and method, then the learning curve), the settings file to save, and
+    seed and method, then the learning curve, then the charts Python draws),
+    the settings file to save, and
     the command that prints the same result from it.
     """
     stem = file_stem(kind, result["params"])
@@ -140,6 +153,10 @@ def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
         ("Download results (CSV)", f"{stem}.csv", "text/csv", rows(result)),
         ("Download the learning curve (CSV)", f"{stem}-curve.csv", "text/csv", curve(result)),
     ]
+    for label, suffix, drawing in _FIGURES[kind]:
+        picture = drawing(result)
+        if picture is not None:
+            files.append((label, f"{stem}-{suffix}", "image/svg+xml", picture))
     settings = json.dumps(result["params"], allow_nan=False)
     return {
         "stem": stem,

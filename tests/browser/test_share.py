@@ -252,6 +252,18 @@ def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page:
     # One point per update the curve drew, as on the page.
     assert int(chart.get("data-lab-points") or 0) > 0
 
+    # The heatmaps and the across-seeds strip, drawn by Python as files that read alone.
+    name, text = download(page, lab, "Download the heatmaps (SVG)")
+    assert name == f"{stem}-heatmaps.svg"
+    heatmaps = ElementTree.fromstring(text)
+    groups = heatmaps.findall(f"{{{SVG}}}g")
+    assert [g.get("data-method") for g in groups] == methods
+    name, text = download(page, lab, "Download the across-seeds strip (SVG)")
+    assert name == f"{stem}-seeds.svg"
+    strip = ElementTree.fromstring(text)
+    dots = strip.findall(f".//{{{SVG}}}circle")
+    assert len(dots) == settings["seeds"] * len(methods)
+
     name, text = download(page, lab, "Download the code (.py)")
     assert name == f"{stem}-code.py" and text == original_source()
 
