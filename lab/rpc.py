@@ -13,6 +13,7 @@ import json
 import traceback
 from typing import Any
 
+from lab import share
 from lab.core.errors import LabError
 from lab.core.rpc import Call, Progress
 from lab.kinds import KINDS
@@ -25,7 +26,8 @@ def _ping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
 
 
 def _calls() -> dict[str, Call]:
-    calls: dict[str, Call] = {"ping": _ping}
+    # The settings links serve every run-style lab, so they belong to no one kind.
+    calls: dict[str, Call] = {"ping": _ping, **share.CALLS}
     packages = dict.fromkeys(kind.package for kind in KINDS if kind.package)
     for package in packages:
         for name, call in importlib.import_module(f"{package}.rpc").CALLS.items():

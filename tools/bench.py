@@ -740,6 +740,39 @@ BROADBAND = {
 }
 
 
+READER_BITS = 5e6  # per second: a slow reader's link (issue 23)
+READER_LINK = {**BROADBAND, "downloadThroughput": READER_BITS / 8, "uploadThroughput": 1e6 / 8}
+READING_WPM = 250
+# The words a reader reads before the first lab: the article's text up to it.
+WORDS_BEFORE_LAB = """() => {
+  const lab = document.querySelector("[data-lab]");
+  const range = document.createRange();
+  range.setStart(document.querySelector("article"), 0);
+  range.setEndBefore(lab);
+  return range.toString().split(/\\s+/).filter(Boolean).length;
+}"""
+LAB_STATE_READY = "() => document.querySelector('[data-lab]')?.dataset.labState === 'ready'"
+
+
+@measure("Visual Lab ready (5 Mbit/s) ÷ reading time to it at 250 words a minute")
+def ready_when_reached(bench: Bench) -> list[Row]:
+    # A reader who reads the lesson from its top without scrolling fast: Python
+    # starts while they read (shared/idle.js whenReading), so the Visual Lab must
+    # be ready before the reader, at 250 words a minute, has read down to it.
+    bench.out("the Visual Lab ready by the time a reader reaches it, 5 Mbit/s…")
+    ready_ms, reading_ms = [], []
+    for _ in range(bench.runs):
+        with fresh_page(bench) as page:
+            link_page(page, READER_LINK)
+            page.goto("lesson/", wait_until="domcontentloaded")
+            words = page.evaluate(WORDS_BEFORE_LAB)
+            page.wait_for_function(LAB_STATE_READY, timeout=max(bench.timeout_ms, 180_000))
+            ready_ms.append(page.evaluate("performance.now()"))
+            reading_ms.append(words / READING_WPM * 60_000)
+    took, reading = median(ready_ms), median(reading_ms)
+    return [ratio_row(ready_when_reached.rows[0], took, reading, "ms", 1.0)]
+
+
 def link_page(page: Page, link: dict) -> None:
     session = page.context.new_cdp_session(page)
     session.send("Network.enable")

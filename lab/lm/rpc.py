@@ -2,7 +2,8 @@
 
 ``run_language_models``: ``{"params", "render"?}``; ``step_language_models``:
 ``{"params", "update", "render"?}``. With ``render`` (the lab's id prefix,
-``lab-<id>``) the result also carries ``html``: its parts as the page shows them.
+``lab-<id>``) the result also carries ``html``: its parts as the page shows them, and
+``exports``, its downloads (:func:`lab.export.exports`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from lab.core.params import ParamError
 from lab.core.rpc import Call, Progress
+from lab.export import exports
 from lab.lm.model import run_language_models, step_language_models
 from lab.lm.render import render_models, render_seeds, render_step
 
@@ -26,6 +28,7 @@ def _run(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     result = run_language_models(args.get("params"), progress)
     prefix = _prefix(args)
     if prefix:
+        result["exports"] = exports("language-models", result)
         models = {"before": result["before"], "after": result["after"]}
         result["html"] = {
             "models": render_models(models, prefix),

@@ -10,12 +10,8 @@ the runtime, and writes ``LAB_DIR/runtime.json`` so the worker (served from
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import posixpath
-import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -24,6 +20,7 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 
 from lesson_hooks.build.snapshot import Snapshot, make_snapshot
+from lesson_hooks.support.lab_archive import LabArchive, build_lab_archive
 from lesson_hooks.support.node_tools import installed_version, locked_version
 from lesson_hooks.support.paths import (
     LAB_DIR,
@@ -43,14 +40,6 @@ RUNTIME_FILES = (
 # What the worker downloads with fetch() (the .mjs files are imported), and so
 # counts for its progress bar.
 FETCHED_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-# Fixed zip timestamps keep the archive (and its hashed name) reproducible.
-_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
-
-
-@dataclass(frozen=True)
-class LabArchive:
-    name: str
-    content: bytes
 
 
 def locked_pyodide_version(lock: Path = PACKAGE_LOCK) -> str:
@@ -78,21 +67,6 @@ def check_runtime(node_pyodide: Path = NODE_PYODIDE, lock: Path = PACKAGE_LOCK) 
             f"Pyodide {locked} in {node_pyodide} lacks {', '.join(missing)}. Run `npm ci`."
         )
     return locked
-
-
-def build_lab_archive(package: Path = LAB_PACKAGE) -> LabArchive:
-    """Zip the ``lab`` package (sources only) under a content-hashed name."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(package.rglob("*.py")):
-            relative = path.relative_to(package.parent).as_posix()
-            info = zipfile.ZipInfo(relative, date_time=_ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, path.read_bytes())
-    content = buffer.getvalue()
-    digest = hashlib.sha256(content).hexdigest()[:12]
-    return LabArchive(name=f"lab-{digest}.zip", content=content)
 
 
 def vendor_dir(version: str) -> str:

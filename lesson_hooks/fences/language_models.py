@@ -31,7 +31,7 @@ from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.fences.fields import Style, render_fields
-from lesson_hooks.fences.settings import Lab, read_lab
+from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -103,7 +103,9 @@ def _block(title_id: str, title: str, *children: object, **named: Any) -> Markup
     return el("div", {"class": "lm-block"}, "\n", heading, *children, **named)
 
 
-def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> Markup:
+def render_lab(
+    lab: LanguageModelsLab, stylesheet: str = STYLESHEET, archive: str | None = None
+) -> Markup:
     p = lab.prefix
     settings = lab.params.to_json()
     fields = render_fields(p, settings, lm_param_spec(), STYLE)
@@ -164,6 +166,7 @@ def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> Markup:
             "\n",
         ),
         form,
+        render_share(p, archive or lab_archive()),
         el("p", {"class": "lab-status", "data-lab-status": True, "role": "status"}),
         el("p", {"class": "lm-progress", "data-lab-progress": True, "aria-live": "off"}),
         el("p", {"class": "lm-summary", "data-lab-summary": True, "aria-live": "polite"}),
@@ -225,7 +228,9 @@ def render_lab(lab: LanguageModelsLab, stylesheet: str = STYLESHEET) -> Markup:
 
 
 def _render(lab: LanguageModelsLab, fence: Fence) -> str:
-    return render_lab(lab, get_relative_url(STYLESHEET, fence.page.url))
+    return render_lab(
+        lab, get_relative_url(STYLESHEET, fence.page.url), lab_archive(fence.page.url)
+    )
 
 
 FENCE = LabFence("language-models", read_language_models, _render, unique="page")

@@ -23,8 +23,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import yaml
+from mkdocs.utils import get_relative_url
 
+from lab.core.markup import Markup, el, void
 from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.support.lab_archive import build_lab_archive
+from lesson_hooks.support.paths import LAB_DIR
 
 P = TypeVar("P")
 
@@ -83,3 +87,79 @@ def read_values(
 
 
 # ------------------------------------------------------------- the forms' words
+
+
+def lab_archive(page_url: str = "") -> str:
+    """The address of the lab archive the worker unpacks, from the page at ``page_url``."""
+    return get_relative_url(f"{LAB_DIR}/{build_lab_archive().name}", page_url)
+
+
+def render_share(prefix: str, archive: str) -> Markup:
+    """Copy link, the link's field, a run's downloads and Reproduce, and the lab's zip.
+
+    ``archive`` is the lab archive's address from the page
+    (:func:`lesson_hooks.support.lab_archive.build_lab_archive`). Copy link and the
+    downloads are ``assets/lab/shared/share-link.js``'s, hidden until it runs
+    (without it there is no link to make and no run); the zip is a plain link.
+    """
+    link_id = f"{prefix}-link"
+    share = el(
+        "div",
+        {"class": "lab-share", "data-lab-share": True, "hidden": True},
+        el(
+            "button",
+            {"type": "button", "class": "md-button", "data-lab-action": "copy-link"},
+            "Copy link",
+        ),
+        el(
+            "span",
+            {"class": "lab-share__link", "data-lab-link-box": True, "hidden": True},
+            el("label", {"for": link_id}, "Link to these settings"),
+            void(
+                "input",
+                {"id": link_id, "type": "text", "readonly": True, "data-lab-link": True},
+                spellcheck="false",
+                autocomplete="off",
+            ),
+        ),
+        el("p", {"class": "lab-share__status", "role": "status", "data-lab-share-status": True}),
+        el(
+            "div",
+            {"class": "lab-share__downloads", "data-lab-downloads": True, "hidden": True},
+            el("ul", {"class": "lab-share__files", "data-lab-download-list": True}),
+            el(
+                "details",
+                {"class": "lab-share__reproduce"},
+                el("summary", None, "Reproduce"),
+                el(
+                    "p",
+                    None,
+                    "Save ",
+                    el("a", {"data-lab-download-settings": True, "href": "#"}, "these settings"),
+                    " beside the unpacked lab (zip), then run, with CPython 3.11 or newer and "
+                    "nothing else installed:",
+                ),
+                # A <pre> of its own, not <pre><code>: Material would make it one of the
+                # page's code blocks (an id, a copy button) before it holds anything.
+                # It scrolls on a narrow screen, so the keyboard must reach it.
+                el(
+                    "pre",
+                    {
+                        "class": "lab-share__command",
+                        "data-lab-command": True,
+                        "tabindex": "0",
+                        "role": "region",
+                        "aria-label": "The command",
+                    },
+                ),
+                el("p", None, "It prints this run's result as JSON, number for number."),
+            ),
+        ),
+    )
+    zip_link = el(
+        "p",
+        {"class": "lab-share__zip"},
+        el("a", {"href": archive, "download": "lab.zip"}, "Download the lab (zip)"),
+        ": the Python this lab runs, with a README on running it on your machine.",
+    )
+    return share + zip_link

@@ -42,6 +42,7 @@ from mkdocs.utils import get_relative_url
 from lab.core.markup import Markup, el, join, trusted, void
 from lab.guided.tasks import TaskError, check_condition, check_report, task_params
 from lab.kinds import RUNNERS
+from lab.share import link_fragment
 from lesson_hooks.fences.base import Fence, Reader, keys
 from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.support.paths import LAB_DIR
@@ -228,6 +229,9 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
     # Inside the lab's element, so the block is one element for Markdown to place.
     link = join([void("link", rel="stylesheet", href=stylesheet), "\n"]) if stylesheet else None
     right = task.options[task.answer]
+    # A link to this experiment that puts its settings in the lab's form (lab.share);
+    # after Run in the actions, which only a page running the lab shows.
+    fragment = link_fragment(task.lab, task.id, task.settings)
     prediction = el(
         "fieldset",
         {"class": "lab-task__prediction", "aria-describedby": f"{name}-settings"},
@@ -260,6 +264,16 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
         "\n",
         # The run's progress, mirrored from the lab, and what to do next; polite.
         el("p", {"class": "lab-task__status", "data-lab-task-status": True, "role": "status"}),
+        "\n",
+        el(
+            "p",
+            {"class": "lab-task__link"},
+            el(
+                "a",
+                {"href": f"#{fragment}", "data-lab-task-link": True},
+                "Open the lab with these settings",
+            ),
+        ),
         "\n",
     )
     explanation = el(

@@ -23,6 +23,7 @@ from lab.core.markup import Markup, el, join, trusted, void
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
+from lesson_hooks.fences.settings import lab_archive, render_share
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
@@ -93,7 +94,9 @@ def _scroll(name: str, label: str, marker: str) -> Markup:
     )
 
 
-def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> Markup:
+def render_lab(
+    lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET, archive: str | None = None
+) -> Markup:
     """The whole lab: fallback note, form, status, results regions and the transcript.
 
     ``stylesheet`` is the lab's CSS as the page reaches it. It is linked from
@@ -194,6 +197,7 @@ def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> M
         render_form(lab),
         render_code(p),
         render_actions(lab),
+        render_share(p, archive or lab_archive()),
         el("p", {"class": "lab-status", "data-lab-status": True, "role": "status"}),
         el(
             "div",
@@ -226,7 +230,9 @@ def render_lab(lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET) -> M
 
 
 def _render(lab: SimulationLab, fence: Fence) -> str:
-    return render_lab(lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url))
+    return render_lab(
+        lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url), lab_archive(fence.page.url)
+    )
 
 
 FENCE = LabFence("simulation", read_simulation, _render, unique="page")

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
+import shlex
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from lab import rpc
+from lesson_hooks.support.lab_archive import build_lab_archive
 from lesson_hooks.support.paths import ROOT
-
-# The teacher's example: the penalty game at k = -100, over several seeds.
-CASES = {
-    "simulation": ("run_simulation", {"table": "penalty", "penalty_k": -100, "seeds": 3}),
-    "language-models": ("run_language_models", {"updates": 20, "seed": 3}),
-}
+from tests.support.runs import CASES
 
 
 def run_lab(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -63,3 +62,25 @@ def test_a_file_that_is_not_settings_is_refused(stdin: str, problem: str) -> Non
     done = run_lab("language-models", "-", stdin=stdin)
     assert done.returncode == 2
     assert problem in done.stderr
+
+
+def test_the_downloadable_zip_runs_the_command_with_the_pages_numbers(tmp_path: Path) -> None:
+    # What "Download the lab (zip)" offers, unpacked anywhere, with the settings Reproduce saves.
+    with zipfile.ZipFile(io.BytesIO(build_lab_archive().content)) as archive:
+        archive.extractall(tmp_path)
+    call, settings = CASES["simulation"]
+    page = json.loads(
+        rpc.dispatch(call, json.dumps({"params": settings, "render": "lab-simulation"}))
+    )["result"]
+    saved = page["exports"]["settings"]
+    (tmp_path / saved["name"]).write_text(saved["text"], encoding="utf-8")
+    command = shlex.split(page["exports"]["command"])
+    assert command[:3] == ["python3", "-m", "lab"]
+    done = subprocess.run(
+        [sys.executable, *command[1:]], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    # The JSON download is the command's output, and both hold the page's numbers.
+    (json_file,) = (f for f in page["exports"]["files"] if f["label"] == "Download results (JSON)")
+    assert json.loads(done.stdout) == json.loads(json_file["text"])
+    assert json.loads(done.stdout)["expected_reward"] == page["expected_reward"]

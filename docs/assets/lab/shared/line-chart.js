@@ -120,6 +120,51 @@ function draw(layout) {
  * stays readable on a phone, and again when the container resizes; otherwise
  * it has a fixed size (`width` is null) that the stylesheet scales.
  */
+// What a chart's look needs from the page's stylesheet, written onto each element of a copy.
+const PRESENTATION = [
+  "fill",
+  "fill-opacity",
+  "stroke",
+  "stroke-width",
+  "stroke-dasharray",
+  "stroke-opacity",
+  "opacity",
+  "font-family",
+  "font-size",
+  "font-weight",
+  "text-anchor",
+  "dominant-baseline",
+];
+
+/**
+ * A drawn chart as a standalone SVG file's text: every element carries, as
+ * presentation attributes, what the page's stylesheet gave it (colours resolved
+ * from the palette's variables), so the file reads without the page.
+ */
+export function standalone(chart) {
+  const copy = chart.cloneNode(true);
+  const originals = [chart, ...chart.querySelectorAll("*")];
+  const copies = [copy, ...copy.querySelectorAll("*")];
+  originals.forEach((element, i) => {
+    const style = getComputedStyle(element);
+    const target = copies[i];
+    if (style.display === "none") {
+      target.setAttribute("display", "none");
+      return;
+    }
+    for (const name of PRESENTATION) target.setAttribute(name, style.getPropertyValue(name));
+    target.removeAttribute("class");
+    target.removeAttribute("style");
+  });
+  const box = chart.viewBox.baseVal;
+  copy.setAttribute("xmlns", SVG_NS);
+  if (box?.width) {
+    copy.setAttribute("width", String(box.width));
+    copy.setAttribute("height", String(box.height));
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+}
+
 export class LineChart {
   #plot;
   #layout;

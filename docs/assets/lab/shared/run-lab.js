@@ -12,11 +12,15 @@
 // is Python's HTML, put into the lab's [data-lab-html] slots by name. Where a
 // run stands is the root's data-lab-run (tests and styles wait on it).
 //
+// Copy link, opening a link to the lab's settings and a run's downloads are
+// share-link.js's (the subclass adds its own files: downloads()).
+//
 // A subclass gives its run call and its progress text, sets up its own parts,
 // calls ready(), and overrides the hooks below (starting, progressed,
 // finished, ended, stopped, failed) for what only it shows.
 import { getRuntime, StoppedError } from "../client.js";
 import { announceRunEnd, answerRunRequests, reportRunProgress } from "./run-request.js";
+import { ShareLink } from "./share-link.js";
 import { mountLabStatus } from "./status.js";
 
 export const Run = Object.freeze({
@@ -48,6 +52,7 @@ export class RunLab {
   #abort = new AbortController();
   #options;
   #status = null;
+  #share = null;
   #fields = new Map(); // name -> {box, control, error, kind, cells, usedWhen}
   #buttons = {}; // action -> [data-lab-action] button: stop and those that start a call
   #running = null; // the current call's token; null when idle
@@ -114,6 +119,9 @@ export class RunLab {
     this.setRun(Run.IDLE);
     this.root.dataset.labEnhanced = "";
     this.#status = mountLabStatus(this.root);
+    // After the status line, so that reading a link starts Python as reaching the lab does.
+    this.#share = new ShareLink(this, this.signal);
+    this.#share.open();
   }
 
   dispose() {
@@ -223,12 +231,16 @@ export class RunLab {
   async run() {
     if (this.busy) return;
     const params = this.read();
+    this.#share?.withdraw();
     this.starting(params);
     const result = await this.call(this.#options.call, this.runArgs(params), {
       onProgress: (partial) => this.progressed(partial, params),
     });
     this.ended();
     if (result) this.finished(result);
+    if (this.root.dataset.labRun === Run.DONE && result?.exports) {
+      this.#share?.offer(result.exports, this.downloads(result.exports.stem));
+    }
     if (!this.signal.aborted) {
       const state = this.root.dataset.labRun;
       announceRunEnd(this.root, state, state === Run.DONE ? result : null);
@@ -337,6 +349,14 @@ export class RunLab {
   /** The run's result, to show; sets the lab's state to DONE. */
   finished(_result) {
     this.setRun(Run.DONE);
+  }
+
+  /**
+   * Files the page makes after a run, beside Python's ({label, name, type, text});
+   * `stem` is the run's file name without its ending.
+   */
+  downloads(_stem) {
+    return [];
   }
 
   /** The settings were refused (their reasons are shown already). */

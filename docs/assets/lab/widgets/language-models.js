@@ -7,7 +7,7 @@
 // arrive as HTML rendered by lab/lm/render.py, the same code the build uses.
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
-import { LineChart, niceTicks } from "../shared/line-chart.js";
+import { LineChart, niceTicks, standalone } from "../shared/line-chart.js";
 import { Run, RunLab } from "../shared/run-lab.js";
 
 // Laid out at the plot's width (LineChart's `fits`), so its text keeps 12 CSS px
@@ -164,6 +164,20 @@ export default class LanguageModelsLab extends RunLab {
     this.#seeds.hidden = !result.html.seeds;
     this.setRun(Run.DONE);
     this.summary.textContent = result.summary;
+  }
+
+  /** The reward curve as SVG. */
+  downloads(stem) {
+    const chart = this.#curve.querySelector("[data-lab-plot] svg");
+    if (!chart) return [];
+    return [
+      {
+        label: "Download the reward curve (SVG)",
+        name: `${stem}-curve.svg`,
+        type: "image/svg+xml",
+        text: standalone(chart),
+      },
+    ];
   }
 
   async #step() {

@@ -132,6 +132,16 @@ function format(digits, v) {
   return formats[digits].format(v);
 }
 
+/**
+ * Make the chart's number formats now, while the page is idle: the first one
+ * loads the locale's data (about 20 ms), which would otherwise land in the
+ * frame that reveals the results and draws the first curve, making it a long task.
+ */
+export function prepareFormats() {
+  format(2, 0);
+  format(4, 0);
+}
+
 function fmt(v) {
   return format(4, Number(v.toPrecision(12)));
 }

@@ -9,10 +9,10 @@
 // counts only the time Python spends in that code, which the worker reports
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime } from "../client.js";
-import { svg } from "../shared/line-chart.js";
+import { standalone, svg } from "../shared/line-chart.js";
 import { Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
-import { CurveChart } from "./simulation-curve.js";
+import { CurveChart, prepareFormats } from "./simulation-curve.js";
 
 // Why a run was stopped.
 const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
@@ -81,6 +81,8 @@ export default class SimulationLab extends RunLab {
       signal: this.signal,
     });
     this.ready();
+    // Safari has no requestIdleCallback: there the formats are made on first use.
+    globalThis.requestIdleCallback?.(prepareFormats, { timeout: 5000 });
   }
 
   dispose() {
@@ -209,6 +211,28 @@ export default class SimulationLab extends RunLab {
       note.textContent = "This run used your edited code.";
       this.summary.append(note);
     }
+  }
+
+  /** The learning curve as SVG, and the code the run used as a .py file. */
+  downloads(stem) {
+    const files = [];
+    const chart = this.root.querySelector('[data-lab-chart="curve"] svg.lab-sim__chart');
+    if (chart) {
+      const text = standalone(chart);
+      files.push({
+        label: "Download the learning curve (SVG)",
+        name: `${stem}-curve.svg`,
+        type: "image/svg+xml",
+        text,
+      });
+    }
+    files.push({
+      label: "Download the code (.py)",
+      name: `${stem}-code.py`,
+      type: "text/x-python",
+      text: this.#code.code ?? "",
+    });
+    return files;
   }
 
   /** The legend says what the band is while one is drawn (the caption, Python's, says so too). */

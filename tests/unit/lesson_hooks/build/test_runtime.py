@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import shutil
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -52,24 +49,6 @@ def test_an_unreadable_lock_is_named(tmp_path: Path) -> None:
     lock.write_text("{")
     with pytest.raises(PluginError, match=r"package-lock\.json"):
         runtime.locked_pyodide_version(lock)
-
-
-def test_the_lab_archive_holds_the_package_sources_only() -> None:
-    archive = runtime.build_lab_archive()
-    with zipfile.ZipFile(io.BytesIO(archive.content)) as zipped:
-        names = zipped.namelist()
-    assert "lab/__init__.py" in names
-    assert "lab/browser.py" in names
-    assert all(name.startswith("lab/") and name.endswith(".py") for name in names)
-
-
-def test_the_lab_archive_name_follows_its_content(tmp_path: Path) -> None:
-    package = tmp_path / "lab"
-    shutil.copytree(runtime.LAB_PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
-    first = runtime.build_lab_archive(package)
-    assert runtime.build_lab_archive(package) == first  # reproducible
-    (package / "__init__.py").write_text('"""changed"""\n')
-    assert runtime.build_lab_archive(package).name != first.name
 
 
 def test_the_manifest_points_the_worker_at_this_versions_runtime_and_snapshot() -> None:

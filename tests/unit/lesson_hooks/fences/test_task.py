@@ -171,4 +171,9 @@ def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
         "<strong>The experiment:</strong> Reward table Penalty game, Penalty k \u2212100, Seeds 20"
         in markup
     )
+    # A link that opens this experiment with its settings in the lab's form (lab.share).
+    assert (
+        '<a href="#my-task?table=penalty&amp;penalty_k=-100&amp;seeds=20" '
+        "data-lab-task-link>Open the lab with these settings</a>"
+    ) in markup.replace("\\\n", "")
     assert "<link" not in render_task(task)  # the stylesheet is linked once per page
