@@ -295,16 +295,19 @@ def place_all(page: Page, answers: list[str], pause_ms: float = 0) -> None:
             page.wait_for_timeout(pause_ms)
 
 
-CHECK_TIMED = """async () => {
+# Resolves when the verdict shows; rejects (so the row fails and the others run)
+# if it never does within the measure's wait.
+CHECK_TIMED = """async (timeout) => {
   const lab = document.querySelector('[data-lab="mapping"]');
   const summary = lab.querySelector("[data-lab-summary]");
-  const shown = new Promise((resolve) => {
+  const shown = new Promise((resolve, reject) => {
     const seen = new MutationObserver(() => {
-      if (/of \\\\d+ correct/.test(summary.textContent)) {
+      if (/of \\d+ correct/.test(summary.textContent)) {
         seen.disconnect(); resolve(performance.now());
       }
     });
     seen.observe(summary, {childList: true, subtree: true, characterData: true});
+    setTimeout(() => reject(new Error(`no verdict within ${timeout} ms`)), timeout);
   });
   summary.textContent = ""; // so an unchanged verdict still counts as shown
   const t0 = performance.now();
@@ -569,7 +572,7 @@ def check_feedback(bench: Bench) -> list[Row]:
         lab_ready(bench, page)
         place_all(page, ANSWERS)
         for _ in range(max(bench.runs, 5) * 2):
-            check_ms.append(page.evaluate(CHECK_TIMED))
+            check_ms.append(page.evaluate(CHECK_TIMED, bench.timeout_ms))
     took = median(check_ms)
     return [Row(check_feedback.rows[0], took, None, "ms", "≤ 50 ms", took <= 50)]
 
@@ -726,7 +729,7 @@ def readers_wait(bench: Bench) -> list[Row]:
             page.locator('[data-lab="mapping"]').scroll_into_view_if_needed()
             # The reader takes a second per chip; clicks before ready are queued by the lab.
             place_all(page, ANSWERS, pause_ms=1000)
-            wait_ms.append(page.evaluate(CHECK_TIMED))
+            wait_ms.append(page.evaluate(CHECK_TIMED, bench.timeout_ms))
     took = median(wait_ms)
     return [Row(readers_wait.rows[0], took, None, "ms", "≤ 100 ms", took <= 100)]
 
