@@ -148,7 +148,7 @@ def render_lab(
     heatmap = _block(
         p,
         "heatmap",
-        "Where each method settled",
+        "Each method's joint play after training",
         _slot(
             "p",
             "heatmap-caption",
