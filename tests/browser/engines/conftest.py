@@ -123,7 +123,9 @@ def lab_ready(engine: Engine, lab: str, *, timeout: float) -> float:
     try:
         engine.attribute_is(lab, "data-lab-state", "ready", timeout=timeout)
     except EngineError as err:
-        raise EngineError(f"{err}; the lab says {engine.text(lab + ' [role=status]')!r}") from None
+        raise EngineError(
+            f"{err}; the lab says {engine.text(lab + ' [data-lab-status]')!r}"
+        ) from None
     took = time.monotonic() - start
     LAB_READY.setdefault(engine.name, []).append(took)
     return took

@@ -168,7 +168,7 @@ def test_the_mapping_lab_by_click_keyboard_and_drag_and_after_a_reload(
     engine.goto(origin.url + "lesson/")
     engine.attribute_is(MAPPING, "data-lab-state", "idle", timeout=30)  # not before it is needed
     lab_ready(engine, MAPPING, timeout=BOOT)
-    engine.text_is(f"{MAPPING} [role=status]", "Python is ready.")
+    engine.text_is(f"{MAPPING} [data-lab-status]", "Python is ready.")
 
     # By click: a wrong answer shows its feedback.
     engine.click(chip("Action"))
@@ -298,7 +298,7 @@ def stop_a_runaway_loop(engine: Engine, *, restarts: bool) -> None:
         lab_ready(engine, SIMULATION, timeout=BOOT)
     else:
         engine.text_is(f"{SIMULATION} [data-lab-summary]", said)
-        engine.text_is(f"{SIMULATION} [role=status]", "Python is ready.")
+        engine.text_is(f"{SIMULATION} [data-lab-status]", "Python is ready.")
     sim_button(engine, "Reset the code")
 
 
@@ -314,7 +314,13 @@ def test_the_time_limit_before_and_after_the_service_worker_isolates_the_page(
     # The next visit: served by the service worker.
     open_simulation(engine, origin)
     isolated = engine.call("() => crossOriginIsolated")
-    assert isolated is ISOLATED[engine.name], f"{engine.name}: crossOriginIsolated is {isolated}"
+    debug = engine.call(
+        "() => [!!navigator.serviceWorker.controller,"
+        " performance.getEntriesByType('navigation')[0]?.workerStart]"
+    )
+    assert isolated is ISOLATED[engine.name], (
+        f"{engine.name}: crossOriginIsolated is {isolated} {debug}"
+    )
     interrupts = engine.call(INTERRUPTS_JS)
     assert interrupts is INTERRUPTS[engine.name], f"{engine.name}: interrupts is {interrupts}"
     stop_a_runaway_loop(engine, restarts=not interrupts)
@@ -362,7 +368,7 @@ def test_the_downloaded_copy_reads_from_disk(
         assert engine.call(HEADING), f"{engine.name}: {path} from disk shows no heading"
     engine.goto(home + "lesson.html")
     engine.attribute_is(MAPPING, "data-lab-state", "error", timeout=30)
-    engine.text_contains(f"{MAPPING} [role=status]", "python3 -m http.server")
+    engine.text_contains(f"{MAPPING} [data-lab-status]", "python3 -m http.server")
 
 
 LANGUAGE_MODELS = '[data-lab="language-models"]'
