@@ -113,7 +113,9 @@ def open_simulation(engine: Engine, origin: StaticServer) -> None:
     # The code is collapsed until the reader opens it (saved edits open it themselves).
     code = f"{SIMULATION} {CODE_SECTION}"
     if engine.attribute(code, "open") is None:
-        engine.click(f"{code} > summary", CODE_SUMMARY)
+        # By keyboard, as Run is (a WebDriver click on it was at times lost under load).
+        engine.focus(f"{code} > summary", CODE_SUMMARY)
+        engine.press("Enter")
     editor = f"{SIMULATION} [data-lab-code-editor]"
     engine.attribute_is(editor, "data-lab-editor", "ready", timeout=BOOT)
 
