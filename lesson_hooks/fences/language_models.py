@@ -31,7 +31,7 @@ from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.fences.fields import Style, render_fields
-from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share
+from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share, render_shell
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -212,19 +212,7 @@ def render_lab(
             "\n",
         ),
     )
-    return el(
-        "div",
-        {
-            "class": "lab lab-lm",
-            "id": p,
-            "data-lab": "language-models",
-            "data-lab-id": lab.id,
-            "data-lab-run": "idle",
-        },
-        "\n",
-        join(parts, "\n"),
-        "\n",
-    )
+    return render_shell(lab, "language-models", "lab-lm", parts)
 
 
 def _render(lab: LanguageModelsLab, fence: Fence) -> str:

@@ -18,14 +18,14 @@ forms word a field's help and limits from the lab's spec through
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import yaml
 from mkdocs.utils import get_relative_url
 
-from lab.core.markup import Markup, el, void
+from lab.core.markup import Markup, el, join, void
 from lesson_hooks.fences.base import Fence, Reader, keys
 from lesson_hooks.support.lab_archive import build_lab_archive
 from lesson_hooks.support.paths import LAB_DIR
@@ -87,6 +87,19 @@ def read_values(
 
 
 # ------------------------------------------------------------- the forms' words
+
+
+def render_shell(lab: Lab[Any], kind: str, block: str, parts: Iterable[object]) -> Markup:
+    """A run-style lab's outer element, what ``shared/run-lab.js`` mounts on: its kind,
+    id and run state, the class ``lab <block>``, ``parts`` one to a line."""
+    attributes = {
+        "class": f"lab {block}",
+        "id": lab.prefix,
+        "data-lab": kind,
+        "data-lab-id": lab.id,
+        "data-lab-run": "idle",
+    }
+    return el("div", attributes, "\n", join(parts, "\n"), "\n")
 
 
 def lab_archive(page_url: str = "") -> str:

@@ -23,7 +23,7 @@ from lab.core.markup import Markup, el, join, trusted, void
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.base import Fence
 from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.settings import lab_archive, render_share
+from lesson_hooks.fences.settings import lab_archive, render_share, render_shell
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
@@ -212,21 +212,7 @@ def render_lab(
         results,
         episode,
     ]
-    return _check_slots(
-        el(
-            "div",
-            {
-                "class": "lab lab-sim",
-                "id": p,
-                "data-lab": "simulation",
-                "data-lab-id": lab.id,
-                "data-lab-run": "idle",
-            },
-            "\n",
-            join(parts, "\n"),
-            "\n",
-        )
-    )
+    return _check_slots(render_shell(lab, "simulation", "lab-sim", parts))
 
 
 def _render(lab: SimulationLab, fence: Fence) -> str:
