@@ -507,43 +507,55 @@ def blocking(bench: Bench) -> list[Row]:
     return rows
 
 
-@measure("long tasks > 50 ms during lab boot")
-def boot_long_tasks(bench: Bench) -> list[Row]:
-    bench.out("long tasks while the lab boots…")
-    long_tasks = []
+def long_tasks_while(bench: Bench, path: str, prepare, act) -> float:
+    """The median count of long tasks on ``path`` while ``act(page)`` runs, after
+    ``prepare(page)`` (each run in a fresh page)."""
+    counts = []
     for _ in range(bench.runs):
         with fresh_page(bench) as page:
             page.add_init_script(LONG_TASKS)
-            page.goto("lesson/")
-            page.wait_for_load_state("networkidle")
+            page.goto(path)
+            prepare(page)
             start = page.evaluate("performance.now()")
-            page.locator("[data-lab]").first.scroll_into_view_if_needed()
-            lab_ready(bench, page)
-            long_tasks.append(page.evaluate(LONG_TASKS_SINCE, start))
-    count = median(long_tasks)
+            act(page)
+            counts.append(page.evaluate(LONG_TASKS_SINCE, start))
+    return median(counts)
+
+
+@measure("long tasks > 50 ms during lab boot")
+def boot_long_tasks(bench: Bench) -> list[Row]:
+    bench.out("long tasks while the lab boots…")
+
+    def boot(page: Page) -> None:
+        page.locator("[data-lab]").first.scroll_into_view_if_needed()
+        lab_ready(bench, page)
+
+    count = long_tasks_while(
+        bench, "lesson/", lambda page: page.wait_for_load_state("networkidle"), boot
+    )
     return [Row(boot_long_tasks.rows[0], count, None, "", "0", count == 0)]
+
+
+SIMULATION = '[data-lab="simulation"]'
 
 
 @measure("long tasks > 50 ms during a default simulation run (progress, results)")
 def run_long_tasks(bench: Bench) -> list[Row]:
     bench.out("long tasks while a simulation run streams its progress…")
-    run_tasks = []
-    for _ in range(bench.runs):
-        with fresh_page(bench) as page:
-            page.add_init_script(LONG_TASKS)
-            page.goto("simulation/")
-            lab = page.locator('[data-lab="simulation"]')
-            lab.scroll_into_view_if_needed()
-            lab_ready(bench, page, '[data-lab="simulation"]')
-            start = page.evaluate("performance.now()")
-            lab.get_by_role("button", name="Run", exact=True).click()
-            page.wait_for_function(
-                """() => document.querySelector('[data-lab="simulation"]').dataset.labRun
-                  === 'done'""",
-                timeout=bench.timeout_ms,
-            )
-            run_tasks.append(page.evaluate(LONG_TASKS_SINCE, start))
-    count = median(run_tasks)
+
+    def ready(page: Page) -> None:
+        page.locator(SIMULATION).scroll_into_view_if_needed()
+        lab_ready(bench, page, SIMULATION)
+
+    def press_run(page: Page) -> None:
+        page.locator(SIMULATION).get_by_role("button", name="Run", exact=True).click()
+        page.wait_for_function(
+            "s => document.querySelector(s).dataset.labRun === 'done'",
+            arg=SIMULATION,
+            timeout=bench.timeout_ms,
+        )
+
+    count = long_tasks_while(bench, "simulation/", ready, press_run)
     return [Row(run_long_tasks.rows[0], count, None, "", "0", count == 0)]
 
 

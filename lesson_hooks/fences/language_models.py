@@ -22,16 +22,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mkdocs.utils import get_relative_url
-
 from lab.core.markup import Markup, el, join, trusted, void
 from lab.lm.model import TokenLM, describe_models, step_language_models
 from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
 from lesson_hooks.fences.base import Fence
-from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.fences.fields import Style, render_fields
-from lesson_hooks.fences.settings import Lab, lab_archive, read_lab, render_share, render_shell
+from lesson_hooks.fences.settings import (
+    Lab,
+    lab_archive,
+    read_lab,
+    render_fallback,
+    render_share,
+    render_shell,
+    run_lab_fence,
+)
 from lesson_hooks.support.memo import memoized
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -151,19 +156,11 @@ def render_lab(
     )
     parts = (
         void("link", rel="stylesheet", href=stylesheet),
-        el(
-            "div",
-            {"class": "lm-fallback", "data-lab-fallback": True},
-            "\n",
-            el(
-                "p",
-                None,
-                el("strong", None, "This lab needs JavaScript."),
-                " It trains the two models in Python, inside your browser. Below, computed when "
-                "the page was built with the lab's settings: the first update's group of joint "
-                "responses, and the models before training.",
-            ),
-            "\n",
+        render_fallback(
+            "lm-fallback",
+            "It trains the two models in Python, inside your browser. Below, computed when "
+            "the page was built with the lab's settings: the first update's group of joint "
+            "responses, and the models before training.",
         ),
         form,
         render_share(p, archive or lab_archive()),
@@ -215,12 +212,6 @@ def render_lab(
     return render_shell(lab, "language-models", "lab-lm", parts)
 
 
-def _render(lab: LanguageModelsLab, fence: Fence) -> str:
-    return render_lab(
-        lab, get_relative_url(STYLESHEET, fence.page.url), lab_archive(fence.page.url)
-    )
-
-
-FENCE = LabFence("language-models", read_language_models, _render, unique="page")
+FENCE = run_lab_fence("language-models", read_language_models, render_lab, STYLESHEET)
 formatter = FENCE.format
 parse_page = FENCE.read_page

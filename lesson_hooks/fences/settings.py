@@ -27,6 +27,7 @@ from mkdocs.utils import get_relative_url
 
 from lab.core.markup import Markup, el, join, void
 from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.fences.custom import LabFence
 from lesson_hooks.support.lab_archive import build_lab_archive
 from lesson_hooks.support.paths import LAB_DIR
 
@@ -100,6 +101,35 @@ def render_shell(lab: Lab[Any], kind: str, block: str, parts: Iterable[object]) 
         "data-lab-run": "idle",
     }
     return el("div", attributes, "\n", join(parts, "\n"), "\n")
+
+
+@dataclass(frozen=True)
+class _RunLabRender:
+    """A run-style lab's render, handed its stylesheet and the lab's zip as the page
+    reaches them (a class, not a closure: Zensical pickles the formatters)."""
+
+    render: Callable[[Any, str, str], Markup]
+    stylesheet: str
+
+    def __call__(self, lab: Lab[Any], fence: Fence) -> Markup:
+        url = fence.page.url
+        return self.render(lab, get_relative_url(self.stylesheet, url), lab_archive(url))
+
+
+def run_lab_fence(
+    kind: str,
+    read: Callable[[Fence], Lab[P]],
+    render: Callable[[Lab[P], str, str], Markup],
+    stylesheet: str,
+) -> LabFence[Lab[P]]:
+    """A run-style lab's fence: one per page, ``render(lab, stylesheet_url, archive_url)``."""
+    return LabFence(kind, read, _RunLabRender(render, stylesheet), unique="page")
+
+
+def render_fallback(class_name: str, what_it_does: str) -> Markup:
+    """What a reader without JavaScript reads where the lab would be."""
+    note = el("p", None, el("strong", None, "This lab needs JavaScript."), f" {what_it_does}")
+    return el("div", {"class": class_name, "data-lab-fallback": True}, "\n", note, "\n")
 
 
 def lab_archive(page_url: str = "") -> str:

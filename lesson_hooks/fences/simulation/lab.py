@@ -16,14 +16,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from mkdocs.exceptions import PluginError
-from mkdocs.utils import get_relative_url
 
 from lab import run_experiment
 from lab.core.markup import Markup, el, join, trusted, void
 from lab.sim.render import SLOTS, method_labels, render_episode
-from lesson_hooks.fences.base import Fence
-from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.fences.settings import lab_archive, render_share, render_shell
+from lesson_hooks.fences.settings import (
+    lab_archive,
+    render_fallback,
+    render_share,
+    render_shell,
+    run_lab_fence,
+)
 from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
@@ -104,20 +107,12 @@ def render_lab(
     """
     p = lab.prefix
     shown = memoized(default_run, {"params": lab.params.to_json(), "prefix": p})
-    fallback = el(
-        "div",
-        {"class": "lab-sim__fallback", "data-lab-fallback": True},
-        "\n",
-        el(
-            "p",
-            None,
-            el("strong", None, "This lab needs JavaScript."),
-            " It trains the agents in Python, inside your browser. Without JavaScript the "
-            "controls and charts cannot appear; the explanations on this page describe what "
-            "they show, and the episode below was recorded with the lab's default settings "
-            "when the page was built.",
-        ),
-        "\n",
+    fallback = render_fallback(
+        "lab-sim__fallback",
+        "It trains the agents in Python, inside your browser. Without JavaScript the "
+        "controls and charts cannot appear; the explanations on this page describe what "
+        "they show, and the episode below was recorded with the lab's default settings "
+        "when the page was built.",
     )
     curve = _block(
         p,
@@ -215,12 +210,6 @@ def render_lab(
     return _check_slots(render_shell(lab, "simulation", "lab-sim", parts))
 
 
-def _render(lab: SimulationLab, fence: Fence) -> str:
-    return render_lab(
-        lab, get_relative_url(SIMULATION_STYLESHEET, fence.page.url), lab_archive(fence.page.url)
-    )
-
-
-FENCE = LabFence("simulation", read_simulation, _render, unique="page")
+FENCE = run_lab_fence("simulation", read_simulation, render_lab, SIMULATION_STYLESHEET)
 formatter = FENCE.format
 parse_page = FENCE.read_page
