@@ -123,9 +123,9 @@ SCROLL_EDGE = 56
 
 def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 8) -> None:
     """Drag with one finger as a reader does: real touch events (pointerType "touch"),
-    never outside the screen. A target beyond the fold is reached the way a phone
-    reader reaches it: hold the finger at the screen's edge until the page has
-    scrolled the target into view, then move onto it and lift."""
+    never outside the screen, from a chip in view. A target beyond the fold is
+    reached the way a phone reader reaches it: hold the finger at the screen's edge
+    until the page has scrolled the target into view, then move onto it and lift."""
     cdp = page.context.new_cdp_session(page)
 
     def touch(kind: str, x: float = 0, y: float = 0) -> None:
@@ -143,6 +143,12 @@ def finger_drag(page: Page, source: Locator, target: Locator, steps: int = 8) ->
 
     height = page.viewport_size["height"] if page.viewport_size else 0
     x, y = centre(source)
+    # A reader first scrolls to the chip to grab it. Where an earlier drag left the
+    # page depends on how many frames its auto-scroll ran, so the chip may be off
+    # screen (a touch there reaches nothing) or in the band that scrolls the page.
+    if not SCROLL_EDGE <= y <= height - SCROLL_EDGE:
+        source.evaluate('(el) => el.scrollIntoView({ block: "center", behavior: "instant" })')
+        x, y = centre(source)
     touch("touchStart", x, y)
     tx, ty = centre(target)
     if not SCROLL_EDGE <= ty <= height - SCROLL_EDGE:

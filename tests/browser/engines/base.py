@@ -13,9 +13,12 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urldefrag
 
 #: How long one call lets the page wait for a state before handing back (ms).
 WAIT_SLICE_MS = 500
+#: How long a navigation may take to bring its new document to its load event (s).
+LOAD_TIMEOUT = 120
 
 # WebDriver's key codes (the same in classic WebDriver and in BiDi input actions).
 KEYS = {
@@ -60,6 +63,9 @@ CENTRE = f"""(selector, name) => {{
 # The first match's text, its white space collapsed; and one of its attributes.
 TEXT = '(s) => (document.querySelector(s)?.textContent ?? "").trim().replace(/\\s+/g, " ")'
 ATTRIBUTE = "(s, a) => document.querySelector(s)?.getAttribute(a) ?? null"
+# A mark on the document being left, so the next one is known by its absence.
+LEAVING = "() => { window.__engineLeaving = true; return location.href; }"
+ARRIVED = '() => !window.__engineLeaving && document.readyState === "complete"'
 
 
 class EngineError(AssertionError):
@@ -72,11 +78,11 @@ class Engine(ABC):
     name: str
 
     @abstractmethod
-    def goto(self, url: str) -> None:
-        """Load ``url`` and wait for its load event."""
+    def _navigate(self, url: str) -> None:
+        """Ask the tab to load ``url``."""
 
     @abstractmethod
-    def reload(self) -> None: ...
+    def _reload(self) -> None: ...
 
     @abstractmethod
     def _call(self, function: str, args_json: str) -> str:
@@ -102,6 +108,33 @@ class Engine(ABC):
     def close(self) -> None: ...
 
     # ---------------------------------------------------------- written once
+
+    def goto(self, url: str) -> None:
+        """Load ``url`` and wait until its document has had its load event."""
+        left = self.call(LEAVING)
+        self._navigate(url)
+        # A link to a fragment of the page shown keeps its document (HTML's rule).
+        if not (urldefrag(url).fragment and urldefrag(url).url == urldefrag(left).url):
+            self._arrived()
+
+    def reload(self) -> None:
+        self.call(LEAVING)
+        self._reload()
+        self._arrived()
+
+    def _arrived(self) -> None:
+        # Firefox's navigate answers at "interactive" (measured: every page), and
+        # under load in CI a test's next call was once still answered by the old document.
+        deadline = time.monotonic() + LOAD_TIMEOUT
+        while True:
+            try:
+                self.wait_for(ARRIVED, timeout=0, what="the new document")
+                return
+            except EngineError as err:  # not yet, or the old document left mid-call
+                if time.monotonic() > deadline:
+                    raise EngineError(
+                        f"{self.name}: no new document loaded in {LOAD_TIMEOUT} s ({err})"
+                    ) from None
 
     def call(self, function: str, *args: Any) -> Any:
         """Call the JavaScript ``function`` (source text) with JSON ``args``; await its result."""

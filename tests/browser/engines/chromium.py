@@ -51,10 +51,10 @@ class ChromiumTab(Engine):
         if message.type == "error":
             self._errors.append(f"console.error: {message.text} ({message.location})")
 
-    def goto(self, url: str) -> None:
+    def _navigate(self, url: str) -> None:
         self._page.goto(url)
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         self._page.reload()
 
     def _call(self, function: str, args_json: str) -> str:

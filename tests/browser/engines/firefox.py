@@ -155,13 +155,13 @@ class FirefoxTab(Engine):
         realms = self._bidi.send("script.getRealms", {"context": self._context, "type": "window"})
         self._left.update((realm["realm"], len(self._bidi.events)) for realm in realms["realms"])
 
-    def goto(self, url: str) -> None:
+    def _navigate(self, url: str) -> None:
         self._leaving()
         self._bidi.send(
             "browsingContext.navigate", {"context": self._context, "url": url, "wait": "complete"}
         )
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         self._leaving()
         self._bidi.send("browsingContext.reload", {"context": self._context, "wait": "complete"})
 

@@ -120,11 +120,11 @@ class WebKitTab(Engine):
             self._errors += taken["errors"]
             self._requests += taken["requests"]
 
-    def goto(self, url: str) -> None:
+    def _navigate(self, url: str) -> None:
         self._harvest()
         self._driver.get(url)
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         self._harvest()
         self._driver.refresh()
 
