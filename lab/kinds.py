@@ -14,7 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lab.core.tables import Figure
+from lab.lm import export as lm_export
 from lab.lm import lm_param_spec, run_language_models, validate_lm_params
+from lab.sim import export as sim_export
 from lab.sim import param_spec, run_experiment, validate_params
 
 __all__ = ["KINDS", "RUNNERS", "Kind", "Runner"]
@@ -22,11 +25,17 @@ __all__ = ["KINDS", "RUNNERS", "Kind", "Runner"]
 
 @dataclass(frozen=True)
 class Runner:
-    """How a run-style lab checks its settings, runs, and describes its settings."""
+    """How a run-style lab checks its settings, runs, describes its settings, and
+    writes its results as files (:mod:`lab.export`)."""
 
     validate: Callable[[Any], Any]
     run: Callable[..., dict[str, Any]]
     spec: Callable[[], dict[str, dict[str, Any]]]
+    #: One CSV row per seed and method; the learning curve as CSV.
+    rows: Callable[[Mapping[str, Any]], str]
+    curve: Callable[[Mapping[str, Any]], str]
+    #: The charts Python draws as files.
+    figures: tuple[Figure, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,12 +56,25 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "simulation",
         "lab.sim",
-        runner=Runner(validate_params, run_experiment, param_spec),
+        runner=Runner(
+            validate_params,
+            run_experiment,
+            param_spec,
+            sim_export.rows_csv,
+            sim_export.curve_csv,
+            sim_export.FIGURES,
+        ),
     ),
     Kind(
         "language-models",
         "lab.lm",
-        runner=Runner(validate_lm_params, run_language_models, lm_param_spec),
+        runner=Runner(
+            validate_lm_params,
+            run_language_models,
+            lm_param_spec,
+            lm_export.rows_csv,
+            lm_export.curve_csv,
+        ),
     ),
     # One episode of the simulation, run and rendered at build time.
     Kind("episode", None, widget=False),

@@ -277,9 +277,9 @@ def _answers(page: Page) -> Markup:
                 # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
                 el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
                 " ",
-                el("strong", None, Markup(inline(task.options[task.answer].text))),
+                el("strong", None, inline(task.options[task.answer].text)),
                 " ",
-                Markup(inline(task.explanation)),
+                inline(task.explanation),
             )
             for info, task in tasks
         ]

@@ -25,6 +25,22 @@ export function niceTicks(lo, hi, count) {
   return ticks;
 }
 
+// Room for 12 CSS px tick labels and the axis titles: both charts are laid out at
+// the plot's width (LineChart's `fits`), so their text is never scaled down.
+export const MARGIN = Object.freeze({ top: 14, right: 16, bottom: 44, left: 48 });
+
+/**
+ * A chart's size at `plotWidth` (at least 240 px; `aspect` of it high, between 220 px
+ * and `maxHeight`) and its x ticks over updates 0..`updates`, one per 70 px or so.
+ */
+export function frame(plotWidth, updates, { aspect, maxHeight }) {
+  const width = Math.max(240, plotWidth);
+  const height = Math.round(Math.min(maxHeight, Math.max(220, width * aspect)));
+  const inner = width - MARGIN.left - MARGIN.right;
+  const xTicks = niceTicks(0, updates, Math.max(2, Math.min(6, Math.floor(inner / 70))));
+  return { width, height, inner, xTicks };
+}
+
 /**
  * One chart as SVG, from its layout:
  * - `width`, `height`, `margin` ({top, right, bottom, left}): the plot area is inside the margin;

@@ -7,12 +7,9 @@
 // arrive as HTML rendered by lab/lm/render.py, the same code the build uses.
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
-import { LineChart, niceTicks, standalone } from "../shared/line-chart.js";
+import { frame, LineChart, MARGIN, standalone } from "../shared/line-chart.js";
 import { Run, RunLab } from "../shared/run-lab.js";
 
-// Laid out at the plot's width (LineChart's `fits`), so its text keeps 12 CSS px
-// on a phone instead of being scaled down with a fixed-size drawing.
-const MARGIN = { top: 14, right: 16, bottom: 44, left: 48 };
 const Y_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 const PHASE_TEXT = {
@@ -35,9 +32,7 @@ function movingAverage(values, window) {
  * the first seed's lines.
  */
 function curve({ rewards, updates, safe, window, band = null }, plotWidth) {
-  const width = Math.max(240, plotWidth);
-  const height = Math.round(Math.min(300, Math.max(220, width * 0.45)));
-  const inner = width - MARGIN.left - MARGIN.right;
+  const { width, height, xTicks } = frame(plotWidth, updates, { aspect: 0.45, maxHeight: 300 });
   const average = movingAverage(rewards, window);
   const label =
     rewards.length === 0
@@ -47,7 +42,6 @@ function curve({ rewards, updates, safe, window, band = null }, plotWidth) {
         `(safe reward ${safe}, optimum 1).`;
   const points = (values) => values.map((r, i) => [i + 1, r]);
   const at = (values) => band.updates.map((u, k) => [u, values[k]]);
-  const xTicks = niceTicks(0, updates, Math.max(2, Math.min(6, Math.floor(inner / 70))));
   return {
     width,
     height,

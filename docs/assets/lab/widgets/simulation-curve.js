@@ -7,9 +7,7 @@
 // first seed's curve. Its numbers are axis labels and the chart's title; the
 // curve's and the band's data tables, in the page's number format, are
 // Python's (lab/sim/render.py).
-import { LineChart, niceTicks } from "../shared/line-chart.js";
-
-const MARGIN = { top: 14, right: 16, bottom: 44, left: 48 };
+import { frame, LineChart, MARGIN, niceTicks } from "../shared/line-chart.js";
 
 /** At most `limit` points: the means of equal runs of updates (x is the run's middle). */
 function thin(values, limit) {
@@ -45,9 +43,10 @@ export class CurveChart extends LineChart {
 }
 
 function layout(data, plotWidth, labels) {
-  const width = Math.max(240, plotWidth);
-  const height = Math.round(Math.min(320, Math.max(220, width * 0.5)));
-  const inner = width - MARGIN.left - MARGIN.right;
+  const { width, height, inner, xTicks } = frame(plotWidth, data.updates, {
+    aspect: 0.5,
+    maxHeight: 320,
+  });
   const methods = Object.keys(labels);
   const done = Math.max(0, ...methods.map((m) => data.series[m]?.length ?? 0));
   const band = data.band ?? null;
@@ -61,7 +60,6 @@ function layout(data, plotWidth, labels) {
     data.best,
   );
   const yTicks = niceTicks(lo, hi, 5);
-  const xTicks = niceTicks(0, data.updates, Math.max(2, Math.min(6, Math.floor(inner / 70))));
   let size = 1;
   const lines = methods.map((method) => {
     const thinned = thin(data.series[method] ?? [], inner / 2);
