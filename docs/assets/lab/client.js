@@ -35,6 +35,11 @@ export class StoppedError extends Error {
   }
 }
 
+/** The worker itself failed (its script did not load, or it died): no reply from Python. */
+class WorkerFailure extends Error {
+  name = "WorkerFailure";
+}
+
 /**
  * Pyodide's interrupt buffer, where the page may share memory with its worker:
  * only when cross-origin isolated (COOP and COEP, from the site's service
@@ -166,7 +171,7 @@ class Runtime {
     // A worker that fails to load or crashes answers nothing: fail what waits.
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      this.#failAll(new Error(event.message || "The Python worker could not start."));
+      this.#failAll(new WorkerFailure(event.message || "The Python worker could not start."));
     });
     const onProgress = ({ step, received, total }) => {
       if (this.#worker !== worker) return;
@@ -178,6 +183,7 @@ class Runtime {
     // The snapshot moves to the new worker, which sends it back once booted.
     const memory = this.#memory;
     this.#memory = null;
+    const reusing = Boolean(this.#wasm || memory);
     const boot = (wasm) =>
       this.#request(
         { type: Request.BOOT, options: { ...this.#bootOptions, wasm, memory } },
@@ -195,6 +201,13 @@ class Runtime {
     } catch (err) {
       if (this.#worker === worker) {
         this.#discard(err);
+        if (reusing && err instanceof WorkerFailure) {
+          // WebKitGTK's worker was seen to die on a restart in an isolated page,
+          // booting from the previous worker's module: start once more from nothing.
+          this.#wasm = null;
+          this.#booting = this.#boot(firstMessage, readyMessage);
+          return this.#booting;
+        }
         this.#setStatus(State.ERROR, describeBootFailure(err));
       }
       throw err;

@@ -121,7 +121,16 @@ def lab_ready(engine: Engine, lab: str, *, timeout: float) -> float:
     engine.call("(s) => document.querySelector(s).scrollIntoView()", lab)
     start = time.monotonic()
     try:
-        engine.attribute_is(lab, "data-lab-state", "ready", timeout=timeout)
+        # A lab whose Python failed says so at once: no use waiting out the timeout.
+        state = engine.wait_for(
+            "(s) => ['ready', 'error'].find((v) => v === document.querySelector(s)"
+            "?.getAttribute('data-lab-state'))",
+            lab,
+            timeout=timeout,
+            what=f"{lab} to be ready",
+        )
+        if state != "ready":
+            raise EngineError(f"{engine.name}: {lab} has data-lab-state={state!r}")
     except EngineError as err:
         raise EngineError(
             f"{err}; the lab says {engine.text(lab + ' [data-lab-status]')!r}"
