@@ -144,6 +144,40 @@ def test_a_crashed_python_is_reported_and_restarted(page: Page, page_errors: Pag
     assert page.evaluate(CALL, ["ping", {"value": 1}]) == {"result": {"pong": 1}}
 
 
+RESTART = """async () => {
+  const {getRuntime} = await import(new URL("assets/lab/client.js", __md_scope));
+  await getRuntime().stop("Stopped.");
+  return (await getRuntime().call("ping", {value: 2})).pong;
+}"""
+
+
+def test_a_restart_whose_worker_dies_starts_python_again_from_nothing(
+    page: Page, page_errors: PageErrors
+) -> None:
+    # A restart hands the new worker the old one's compiled module and snapshot; a
+    # worker that dies then (seen in WebKitGTK) is replaced by one that starts afresh.
+    page_errors.allow(r"Failed to load resource")
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+    loads: list[str] = []
+
+    def fail_once(route: Route) -> None:
+        loads.append(route.request.url)
+        if len(loads) == 1:
+            route.abort("failed")
+        else:
+            route.continue_()
+
+    page.route("**/assets/lab/worker.js", fail_once)
+    assert page.evaluate(RESTART) == 2
+    assert len(loads) == 2, loads
+    expect(lab).to_have_attribute("data-lab-state", "ready")
+    expect(lab.get_by_role("status")).to_have_text("Python is ready.")
+
+
 SLOW_CONNECTION = {  # what Chromium reports as effectiveType "2g"
     "offline": False,
     "latency": 1500,
