@@ -7,7 +7,7 @@ import io
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-__all__ = ["Figure", "csv_text", "value_at"]
+__all__ = ["Figure", "csv_text"]
 
 
 class Figure(NamedTuple):
@@ -33,8 +33,3 @@ def csv_text(header: list[str], rows: list[list[Any]]) -> str:
     writer.writerow(header)
     writer.writerows([_cell(value) for value in row] for row in rows)
     return out.getvalue()
-
-
-def value_at(values: list[Any], index: int) -> Any:
-    """``values[index]``, or an empty cell past its end."""
-    return values[index] if index < len(values) else ""

@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lab.core.tables import Figure, csv_text, value_at
+from lab.core.tables import Figure, csv_text
 from lab.sim.figures import heatmaps_svg, seeds_svg
 
 __all__ = ["FIGURES", "curve_csv", "rows_csv"]
+
+
+def _at(values: list[Any], index: int) -> Any:
+    """``values[index]``, or an empty cell past its end (a method that stopped early)."""
+    return values[index] if index < len(values) else ""
 
 
 def _turns(settled: Any) -> str:
@@ -39,7 +44,7 @@ def curve_csv(result: Mapping[str, Any]) -> str:
     methods = list(result["mean_reward"])
     length = max((len(result["mean_reward"][m]) for m in methods), default=0)
     rows = [
-        [update + 1, *(value_at(result["mean_reward"][m], update) for m in methods)]
+        [update + 1, *(_at(result["mean_reward"][m], update) for m in methods)]
         for update in range(length)
     ]
     return csv_text(["update", *methods], rows)

@@ -111,10 +111,11 @@ class Engine(ABC):
 
     def goto(self, url: str) -> None:
         """Load ``url`` and wait until its document has had its load event."""
-        left = self.call(LEAVING)
+        left = urldefrag(self.call(LEAVING))
         self._navigate(url)
         # A link to a fragment of the page shown keeps its document (HTML's rule).
-        if not (urldefrag(url).fragment and urldefrag(url).url == urldefrag(left).url):
+        target = urldefrag(url)
+        if not (target.fragment and target.url == left.url):
             self._arrived()
 
     def reload(self) -> None:
