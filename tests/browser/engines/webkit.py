@@ -16,9 +16,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import urllib3
 from selenium import webdriver
 from selenium.common.exceptions import JavascriptException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.webkitgtk.options import Options
 from selenium.webdriver.webkitgtk.service import Service
@@ -33,6 +35,9 @@ MINIBROWSERS = [
 XVFB = "Xvfb"
 CAPTURE = (Path(__file__).parent / "capture.js").read_text(encoding="utf-8")
 SCRIPT_TIMEOUT = 180  # s: the longest single script (a run while Python boots)
+# s: how long any one command may go unanswered. Selenium's default is forever, and
+# in CI a command once never returned, so the suite ran out its 90 minutes unreported.
+COMMAND_TIMEOUT = SCRIPT_TIMEOUT + 60
 # Reads, and empties, what capture.js recorded on the page now showing.
 HARVEST = """() => {
   const log = window.__engineLog;
@@ -79,6 +84,19 @@ class Display:
             self._process.kill()
 
 
+class _Driver(webdriver.Remote):
+    """WebDriver classic whose every command has a deadline, failing as an :class:`EngineError`."""
+
+    def execute(self, driver_command: str, params: dict | None = None) -> dict:
+        try:
+            return super().execute(driver_command, params)
+        except urllib3.exceptions.HTTPError as err:  # the deadline passed (no retries)
+            raise EngineError(
+                f"webkit: WebKitWebDriver did not answer {driver_command} in {COMMAND_TIMEOUT} s"
+                f" ({type(err).__name__})"
+            ) from None
+
+
 class WebKit:
     """One MiniBrowser automation session, for a test session."""
 
@@ -86,9 +104,19 @@ class WebKit:
         options = Options()
         options.binary_location = str(minibrowser())
         options.add_argument("--automation")
-        driver = shutil.which(DRIVER)
-        service = Service(executable_path=driver, env={**os.environ, "DISPLAY": display.name})
-        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        env = {**os.environ, "DISPLAY": display.name}
+        self._service = Service(executable_path=shutil.which(DRIVER), env=env)
+        self._service.start()
+        config = ClientConfig(
+            remote_server_addr=self._service.service_url,
+            timeout=COMMAND_TIMEOUT,
+            init_args_for_pool_manager={"init_args_for_pool_manager": {"retries": False}},
+        )
+        try:
+            self.driver = _Driver(self._service.service_url, options=options, client_config=config)
+        except BaseException:
+            self._service.stop()
+            raise
         self.driver.set_script_timeout(SCRIPT_TIMEOUT)
         self.driver.set_page_load_timeout(SCRIPT_TIMEOUT)
         self.driver.set_window_size(1280, 900)
@@ -97,8 +125,9 @@ class WebKit:
         return WebKitTab(self.driver)
 
     def quit(self) -> None:
-        with contextlib.suppress(WebDriverException):
+        with contextlib.suppress(WebDriverException, EngineError):
             self.driver.quit()
+        self._service.stop()
 
 
 class WebKitTab(Engine):
@@ -106,7 +135,7 @@ class WebKitTab(Engine):
 
     name = "webkit"
 
-    def __init__(self, driver: webdriver.WebKitGTK) -> None:
+    def __init__(self, driver: webdriver.Remote) -> None:
         self._driver = driver
         self._errors: list[str] = []
         self._requests: list[str] = []
