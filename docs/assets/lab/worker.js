@@ -301,7 +301,8 @@ async function call(message, post) {
   try {
     return JSON.parse(dispatch(message.name, JSON.stringify(message.args ?? {}), progressOf));
   } catch (err) {
-    // KeyboardInterrupt is no Exception, so lab.rpc lets it through as a PythonError.
+    // lab.rpc answers a KeyboardInterrupt itself; one that lands in its error
+    // handling (a Stop a moment after a failure) still ends the call as stopped.
     if (err?.type !== INTERRUPTED) throw err;
     return { error: { kind: INTERRUPTED, message: "Stopped." } };
   }
