@@ -242,12 +242,15 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
         "\n",
     )
     # What the card shows of its run once it is done: the count over seeds (where
-    # Python gives one) and the way to the lab's charts; task.js fills and shows it.
+    # Python gives one), the lab's main chart drawn again at the card's size, and
+    # the way to the lab's full charts; task.js fills and shows it.
     result = el(
         "div",
         {"class": "lab-task__result", "data-lab-task-result": True, "hidden": True},
         "\n",
         el("p", {"class": "lab-task__seeds", "data-lab-task-seeds": True}),
+        "\n",
+        el("div", {"class": "lab-task__chart", "data-lab-task-chart": True}),
         "\n",
         el("p", None, el("a", {"data-lab-task-charts": True}, "See the full charts in the lab")),
         "\n",

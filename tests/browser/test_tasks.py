@@ -11,7 +11,14 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab.guided.tasks import run_task, seeds_text, task_outcome
 from lesson_hooks.fences.task import Task, parse_page
-from tests.browser.support import BOOT, PHONE, SIMULATION, axe_violations, watch
+from tests.browser.support import (
+    BOOT,
+    PHONE,
+    SIMULATION,
+    SMALL_CHART_TEXT,
+    axe_violations,
+    watch,
+)
 from tests.conftest import ROOT
 
 RUN = 180_000  # ms: 20 seeds in Pyodide on a busy 2-core machine, after the boot
@@ -167,6 +174,16 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     counted = seeds_text(cpython_result(t.id))
     assert counted and counted.startswith("Over 20 seeds, the optimum was reached by ")
     expect(result.locator("[data-lab-task-seeds]")).to_have_text(counted)
+    # The lab's learning curve drawn again on the card, small, with the lab's caption and key.
+    expect_card_chart(page, task)
+    card = result.locator("[data-lab-task-chart]")
+    lines = card.locator("svg.lab-sim__chart path.lab-sim__line")
+    expect(lines).to_have_count(len(cpython_result(t.id)["methods"]))
+    caption = page.locator(f"{SIMULATION} [data-lab-curve-caption]").inner_text()
+    expect(card.locator(".lab-sim__caption")).to_have_text(caption)
+    in_lab = page.locator(f"{SIMULATION} [data-lab-legend] li:visible").all_inner_texts()
+    expect(card.locator(".lab-sim__legend li:visible")).to_have_text(in_lab)
+    assert in_lab, "the lab's key shows no method"
     charts = result.get_by_role("link", name="See the full charts in the lab", exact=True)
     page.evaluate("window.lab = document.querySelector('[data-lab=simulation]')")
     charts.click()
@@ -177,6 +194,19 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     # The same lab, not one loaded anew: it still holds the run and the experiment's settings.
     assert page.evaluate("window.lab === document.querySelector('[data-lab=simulation]')")
     expect(page.locator(SIMULATION)).to_have_attribute("data-lab-run", "done")
+
+
+def expect_card_chart(page: Page, task: Locator) -> None:
+    """The card holds the lab's main chart, at most CARD_MAX_HEIGHT (220 px) tall, its
+    text at least 12 px, and no id or lab mark copied from the lab."""
+    chart = task.locator("[data-lab-task-chart] svg[role=img]")
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box and box["height"] <= 220.5, box
+    assert chart.evaluate(SMALL_CHART_TEXT) == []
+    copied = task.locator("[data-lab-task-chart]")
+    assert copied.locator("[id], [data-lab], [data-lab-html]").count() == 0
+    assert page.locator("[data-lab-task-chart] [data-lab]").count() == 0
 
 
 def test_without_a_prediction_nothing_runs(page: Page) -> None:
@@ -207,6 +237,7 @@ def test_every_task_on_the_page_runs_to_cpythons_outcome(page: Page, source: str
         run_button(task).click()
         expect_outcome(task, t.id, choice)
         expect(lab).to_have_attribute("data-lab-run", "done")
+        expect_card_chart(page, task)
 
 
 @pytest.fixture
@@ -227,6 +258,7 @@ def test_by_touch_on_a_phone(phone: Page) -> None:
     radio(task, t, 0).tap()
     run_button(task).tap()
     expect_outcome(task, t.id, 0)
+    expect_card_chart(phone, task)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
 
 

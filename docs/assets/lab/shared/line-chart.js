@@ -28,6 +28,8 @@ export function niceTicks(lo, hi, count) {
 // Room for 12 CSS px tick labels and the axis titles: both charts are laid out at
 // the plot's width (LineChart's `fits`), so their text is never scaled down.
 export const MARGIN = Object.freeze({ top: 14, right: 16, bottom: 44, left: 48 });
+/** The tallest a chart drawn again on a guided experiment's card may be (its compact copy). */
+export const CARD_MAX_HEIGHT = 220;
 
 /**
  * A chart's size at `plotWidth` (at least 240 px; `aspect` of it high, between 220 px
@@ -210,6 +212,11 @@ export class LineChart {
   set(data) {
     this.#data = data;
     this.#schedule();
+  }
+
+  /** What the chart was last given to draw (null before the first set). */
+  get data() {
+    return this.#data;
   }
 
   /** Draw now (the last frame of a run should not wait for the next paint). */

@@ -39,6 +39,20 @@ export function restartedText(err) {
   return err?.restarted ? " Python was restarted." : "";
 }
 
+/**
+ * A copy of a part of the lab for a card elsewhere on the page: without ids
+ * (which must stay unique), and without what marks a lab (data-lab, which the
+ * page mounts) or a slot Python fills (data-lab-html). Other data-lab-*
+ * attributes stay: the stylesheet colours a key's entries by them.
+ */
+export function copyForCard(element) {
+  const copy = element.cloneNode(true);
+  for (const node of [copy, ...copy.querySelectorAll("*")]) {
+    for (const name of ["id", "data-lab", "data-lab-html"]) node.removeAttribute(name);
+  }
+  return copy;
+}
+
 // While a call is in flight: Stop is the one action.
 const BUSY = new Set([Run.RUNNING, Run.STEPPING]);
 
@@ -227,6 +241,16 @@ export class RunLab {
 
   // -------------------------------------------------------------------- runs
 
+  /**
+   * The finished run's main chart drawn again into `into` (a guided experiment's
+   * card, at its width and at most CARD_MAX_HEIGHT high), with the lab's key and
+   * caption for it (copies: see copyForCard). Returns the chart, for the card to
+   * dispose of, or null where the lab has none to show.
+   */
+  cardChart(_into) {
+    return null;
+  }
+
   /** Run: the form's settings to Python's run call, and its result shown. */
   async run() {
     if (this.busy) return;
@@ -243,7 +267,13 @@ export class RunLab {
     }
     if (!this.signal.aborted) {
       const state = this.root.dataset.labRun;
-      announceRunEnd(this.root, state, state === Run.DONE ? result : null);
+      const done = state === Run.DONE;
+      announceRunEnd(
+        this.root,
+        state,
+        done ? result : null,
+        done ? (into) => this.cardChart(into) : null,
+      );
     }
   }
 

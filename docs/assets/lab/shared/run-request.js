@@ -3,7 +3,9 @@
 // A guided task (task.js) dispatches RUN_REQUEST on the lab's root with
 // {params}; the lab puts those values into its own form controls, as a reader
 // would, and runs through its usual path. Whatever the outcome (finished,
-// refused, stopped, failed) the lab dispatches RUN_END with {state, result};
+// refused, stopped, failed) the lab dispatches RUN_END with {state, result,
+// chart}, `chart(into)` drawing a finished run's main chart again into the
+// card (RunLab.cardChart), null otherwise;
 // meanwhile RUN_PROGRESS with {text}, each time its words on the run change
 // (Python's download and start, then the training), for the task's card.
 // dispatchEvent is synchronous, so the requester reads `detail.accepted`
@@ -53,9 +55,9 @@ export function answerRunRequests(root, signal, { busy, run }) {
   );
 }
 
-/** Tell whoever listens how the lab's run ended (`result` is null unless it finished). */
-export function announceRunEnd(root, state, result = null) {
-  root.dispatchEvent(new CustomEvent(RUN_END, { detail: { state, result } }));
+/** Tell whoever listens how the lab's run ended (`result` and `chart` are null unless it finished). */
+export function announceRunEnd(root, state, result = null, chart = null) {
+  root.dispatchEvent(new CustomEvent(RUN_END, { detail: { state, result, chart } }));
 }
 
 /**

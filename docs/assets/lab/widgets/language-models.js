@@ -7,8 +7,8 @@
 // arrive as HTML rendered by lab/lm/render.py, the same code the build uses.
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
-import { frame, LineChart, MARGIN, standalone } from "../shared/line-chart.js";
-import { Run, RunLab } from "../shared/run-lab.js";
+import { CARD_MAX_HEIGHT, frame, LineChart, MARGIN, standalone } from "../shared/line-chart.js";
+import { copyForCard, Run, RunLab } from "../shared/run-lab.js";
 
 const Y_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
@@ -31,8 +31,8 @@ function movingAverage(values, window) {
  * group means at up to 100 updates) shaded between q1 and q3, its median a dotted line, under
  * the first seed's lines.
  */
-function curve({ rewards, updates, safe, window, band = null }, plotWidth) {
-  const { width, height, xTicks } = frame(plotWidth, updates, { aspect: 0.45, maxHeight: 300 });
+function curve({ rewards, updates, safe, window, band = null }, plotWidth, maxHeight = 300) {
+  const { width, height, xTicks } = frame(plotWidth, updates, { aspect: 0.45, maxHeight });
   const average = movingAverage(rewards, window);
   const label =
     rewards.length === 0
@@ -114,6 +114,17 @@ export default class LanguageModelsLab extends RunLab {
     root.querySelector("[data-lab-step-hint]").hidden = false;
     this.button("step").addEventListener("click", () => this.#step(), { signal: this.signal });
     this.ready();
+  }
+
+  /** The reward curve again, on a card: the chart, then the lab's key for it. */
+  cardChart(into) {
+    const plot = document.createElement("div");
+    plot.className = "lm-plot";
+    into.replaceChildren(plot, copyForCard(this.#curve.querySelector(".lm-key")));
+    const small = (data, width) => curve(data, width, CARD_MAX_HEIGHT);
+    const chart = new LineChart(plot, small, { fits: true });
+    chart.set(this.#chart.data);
+    return chart;
   }
 
   dispose() {

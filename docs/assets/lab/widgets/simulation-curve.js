@@ -37,15 +37,16 @@ function extent(values, lo, hi) {
  * curve_band); `labels` names the methods, in the legend's order.
  */
 export class CurveChart extends LineChart {
-  constructor(plot, labels) {
-    super(plot, (data, width) => layout(data, width, labels), { fits: true });
+  /** `maxHeight`: the tallest the chart grows (320 px in the lab; less on a card). */
+  constructor(plot, labels, { maxHeight = 320 } = {}) {
+    super(plot, (data, width) => layout(data, width, labels, maxHeight), { fits: true });
   }
 }
 
-function layout(data, plotWidth, labels) {
+function layout(data, plotWidth, labels, maxHeight) {
   const { width, height, inner, xTicks } = frame(plotWidth, data.updates, {
     aspect: 0.5,
-    maxHeight: 320,
+    maxHeight,
   });
   const methods = Object.keys(labels);
   const done = Math.max(0, ...methods.map((m) => data.series[m]?.length ?? 0));

@@ -9,8 +9,8 @@
 // counts only the time Python spends in that code, which the worker reports
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime } from "../client.js";
-import { standalone, svg } from "../shared/line-chart.js";
-import { Run, RunLab, restartedText } from "../shared/run-lab.js";
+import { CARD_MAX_HEIGHT, standalone, svg } from "../shared/line-chart.js";
+import { copyForCard, Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 import { CurveChart, prepareFormats } from "./simulation-curve.js";
 
@@ -37,6 +37,7 @@ function bandKey() {
 export default class SimulationLab extends RunLab {
   #results;
   #chart;
+  #labels; // method -> its name on the page
   #rechecks = 0; // the latest recheck of a refused field; older answers are dropped
   #lastUpdate = 0;
   #updates = null; // the checked number of updates of the current run
@@ -73,6 +74,7 @@ export default class SimulationLab extends RunLab {
       labels[item.dataset.labSeries] = item.textContent.trim();
     }
     const curve = root.querySelector('[data-lab-chart="curve"]');
+    this.#labels = labels;
     this.#chart = new CurveChart(curve.querySelector("[data-lab-plot]"), labels);
     this.#bandKey = bandKey();
     curve.querySelector("[data-lab-legend]")?.append(this.#bandKey);
@@ -83,6 +85,20 @@ export default class SimulationLab extends RunLab {
     this.ready();
     // Safari has no requestIdleCallback: there the formats are made on first use.
     globalThis.requestIdleCallback?.(prepareFormats, { timeout: 5000 });
+  }
+
+  /** The learning curve again, on a card: the lab's caption and key, then the chart. */
+  cardChart(into) {
+    const curve = this.root.querySelector('[data-lab-chart="curve"]');
+    const plot = document.createElement("div");
+    plot.className = "lab-sim__plot";
+    const parts = ["[data-lab-curve-caption]", "[data-lab-legend]"].map((part) =>
+      copyForCard(curve.querySelector(part)),
+    );
+    into.replaceChildren(...parts, plot);
+    const chart = new CurveChart(plot, this.#labels, { maxHeight: CARD_MAX_HEIGHT });
+    chart.set(this.#chart.data);
+    return chart;
   }
 
   dispose() {

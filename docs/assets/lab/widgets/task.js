@@ -9,7 +9,8 @@
 // and the explanation opens. The card itself tells the run's progress (the
 // lab's words, mirrored: RUN_PROGRESS) and then its compact result: the
 // outcome, the count over seeds with its interval where the run has several,
-// and a link to the lab's full charts. The root's data-lab-task-state says
+// the lab's main chart drawn again at the card's size (with the lab's caption
+// and key), and a link to the lab's full charts. The root's data-lab-task-state says
 // where the task stands: idle, running, done.
 import { getRuntime, savingData } from "../client.js";
 import { whenNear } from "../shared/idle.js";
@@ -55,6 +56,8 @@ export default class TaskLab {
   #explanation;
   #result; // the run's compact result: its count over seeds, the link to the lab's charts
   #seeds;
+  #chartBox; // where the run's chart is drawn again
+  #chart = null; // that chart, once drawn
   #charts;
   #storageKey;
   #waiting = null; // AbortController of the listener for the lab's current run
@@ -70,6 +73,7 @@ export default class TaskLab {
     this.#explanation = root.querySelector("[data-lab-task-explanation]");
     this.#result = root.querySelector("[data-lab-task-result]");
     this.#seeds = root.querySelector("[data-lab-task-seeds]");
+    this.#chartBox = root.querySelector("[data-lab-task-chart]");
     this.#charts = root.querySelector("[data-lab-task-charts]");
     inPage(this.#charts, this.#abort.signal);
     this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
@@ -102,6 +106,7 @@ export default class TaskLab {
     this.#stopWaiting();
     this.#abort.abort();
     this.#waiting?.abort();
+    this.#chart?.dispose();
   }
 
   #options() {
@@ -137,6 +142,9 @@ export default class TaskLab {
     this.#outcome.textContent = "";
     this.#result.hidden = true;
     this.#seeds.textContent = "";
+    this.#chart?.dispose();
+    this.#chart = null;
+    this.#chartBox.replaceChildren();
     this.#mark([], null);
   }
 
@@ -192,7 +200,7 @@ export default class TaskLab {
       "seconds)…";
   }
 
-  async #ended({ state, result }, lab) {
+  async #ended({ state, result, chart }, lab) {
     this.#waiting?.abort(); // no more progress to mirror
     if (state !== "done" || !result) {
       this.#setState(State.IDLE);
@@ -224,6 +232,7 @@ export default class TaskLab {
     this.#mark(outcome.matched, choice);
     this.#seeds.textContent = outcome.seeds ?? "";
     this.#seeds.hidden = !outcome.seeds;
+    this.#chart = chart?.(this.#chartBox) ?? null;
     const charts = lab.querySelector("[data-lab-results]");
     this.#charts.href = `#${charts?.id || lab.id}`;
     this.#result.hidden = false;
