@@ -189,12 +189,20 @@ class Engine(ABC):
         """
         # The page itself waits for its state, a short slice per call, so that a
         # navigation or a reload between slices is survived; Python never idles on a timer.
+        # A slice also ends as its document is left: a left page's timers stop (WebKit
+        # keeps it suspended in its back-forward cache), and WebKitWebDriver then never
+        # answered the script (CI hung in a navigation's wait for its new document).
         in_page = (
             "async (...args) => { const check = (" + function + ");"
             f" const end = performance.now() + {WAIT_SLICE_MS};"
-            " for (;;) { const value = await check(...args);"
+            " const slice = new AbortController();"
+            " const left = new Promise((resolve) => addEventListener("
+            '"pagehide", () => resolve(true), { once: true, signal: slice.signal }));'
+            " try { for (;;) { const value = await check(...args);"
             " if (value || performance.now() >= end) return value;"
-            " await new Promise((resolve) => setTimeout(resolve, 25)); } }"
+            " const tick = new Promise((resolve) => setTimeout(resolve, 25, false));"
+            " if (await Promise.race([left, tick])) return value; } }"
+            " finally { slice.abort(); } }"
         )
         deadline = time.monotonic() + timeout
         while True:
