@@ -22,6 +22,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import gc
+import signal
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -177,6 +178,21 @@ def _mutable_objects(lab_globals: dict[str, dict[str, Any]]) -> list[Any]:
     return _found.objects
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile, where this thread may set handlers (the main one)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):  # not the main thread: nothing can interrupt it here
+        yield
+        return
+    try:
+        yield
+    finally:
+        # None: a handler not set from Python; the default one is Python's own.
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+
+
 def checkpoint() -> Callable[[], None]:
     """Remember the interpreter's state the reader's code could change; return its restorer."""
     modules = dict(sys.modules)
@@ -195,6 +211,12 @@ def checkpoint() -> Callable[[], None]:
     recursion_limit, gc_enabled = sys.getrecursionlimit(), gc.isenabled()
 
     def restore() -> None:
+        # A Stop that signals again (the page's client does, while the call runs)
+        # must not cut the clean-up short: SIGINT is ignored until it is done.
+        with _sigint_ignored():
+            _put_back()
+
+    def _put_back() -> None:
         # Only when changed: a profiler's own hook (cProfile) is not a function to set again.
         if sys.gettrace() is not trace:
             sys.settrace(trace)

@@ -32,6 +32,16 @@ while True:
         pass
 """
 RUNAWAY = "    while True:\n        pass\n"
+# A loop that swallows one interrupt, as a lost KeyboardInterrupt would leave it.
+ONCE = """\
+try:
+    while True:
+        pass
+except KeyboardInterrupt:
+    pass
+while True:
+    pass
+"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 
 
@@ -185,6 +195,25 @@ def test_code_that_catches_the_interrupt_is_stopped_by_a_restart(page: Page) -> 
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     button(lab, "Reset the code").click()
     run(lab)
+
+
+def test_a_swallowed_interrupt_is_followed_by_another_and_python_is_kept(page: Page) -> None:
+    """Stop signals again while the call runs (client.js, RESIGNAL_MS): code that caught
+    the first KeyboardInterrupt, like a signal Python lost, is still interrupted, no restart."""
+    lab = open_lab(page)
+    lab.get_by_label("Time limit for your code").select_option("30")
+    at = ORIGINAL.index(TABLE_REWARD)
+    body = "".join(f"    {line}\n" for line in ONCE.splitlines())
+    write(lab, ORIGINAL[:at] + f"def once():\n{body}\n\nonce()\n\n" + ORIGINAL[at:])
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-in-code", "true", timeout=RUN)
+    button(lab, "Stop").click()
+    expect(lab).to_have_attribute("data-lab-run", "stopped")
+    expect(summary(lab)).to_have_text(re.compile(r"^Stopped after 0 updates of \d+\.$"))
+    python_was_kept(page)
+    button(lab, "Reset the code").click()
+    run(lab)
+    python_was_kept(page)
 
 
 def test_stop_interrupts_the_language_model_lab_too(page: Page) -> None:
