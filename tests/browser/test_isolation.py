@@ -92,6 +92,17 @@ def write(lab: Locator, source: str) -> None:
     lab.get_by_role("textbox", name=re.compile(r"^Your code")).fill(source)
 
 
+def stop_in(lab: Locator, loop: str) -> None:
+    """Run with ``loop`` at the top level of the reader's code; press Stop once inside it."""
+    lab.get_by_label("Time limit for your code").select_option("30")
+    at = ORIGINAL.index(TABLE_REWARD)
+    body = "".join(f"    {line}\n" for line in loop.splitlines())
+    write(lab, ORIGINAL[:at] + f"def loop():\n{body}\n\nloop()\n\n" + ORIGINAL[at:])
+    button(lab, "Run").click()
+    expect(lab).to_have_attribute("data-lab-in-code", "true", timeout=RUN)
+    button(lab, "Stop").click()
+
+
 def python_was_kept(page: Page) -> None:
     """No worker was replaced, and the status line never left ready since Python first was."""
     log = lab_log(page)
@@ -179,13 +190,7 @@ def test_stop_and_the_time_limit_interrupt_python_which_stays_warm(page: Page) -
 
 def test_code_that_catches_the_interrupt_is_stopped_by_a_restart(page: Page) -> None:
     lab = open_lab(page)
-    lab.get_by_label("Time limit for your code").select_option("30")
-    at = ORIGINAL.index(TABLE_REWARD)
-    body = "".join(f"    {line}\n" for line in STUBBORN.splitlines())
-    write(lab, ORIGINAL[:at] + f"def stubborn():\n{body}\n\nstubborn()\n\n" + ORIGINAL[at:])
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-in-code", "true", timeout=RUN)
-    button(lab, "Stop").click()
+    stop_in(lab, STUBBORN)
     # After the grace period, the worker is replaced, as where nothing can interrupt.
     expect(lab).to_have_attribute("data-lab-run", "stopped", timeout=BOOT)
     expect(summary(lab)).to_have_text(
@@ -201,13 +206,7 @@ def test_a_swallowed_interrupt_is_followed_by_another_and_python_is_kept(page: P
     """Stop signals again while the call runs (client.js, RESIGNAL_MS): code that caught
     the first KeyboardInterrupt, like a signal Python lost, is still interrupted, no restart."""
     lab = open_lab(page)
-    lab.get_by_label("Time limit for your code").select_option("30")
-    at = ORIGINAL.index(TABLE_REWARD)
-    body = "".join(f"    {line}\n" for line in ONCE.splitlines())
-    write(lab, ORIGINAL[:at] + f"def once():\n{body}\n\nonce()\n\n" + ORIGINAL[at:])
-    button(lab, "Run").click()
-    expect(lab).to_have_attribute("data-lab-in-code", "true", timeout=RUN)
-    button(lab, "Stop").click()
+    stop_in(lab, ONCE)
     expect(lab).to_have_attribute("data-lab-run", "stopped")
     expect(summary(lab)).to_have_text(re.compile(r"^Stopped after 0 updates of \d+\.$"))
     python_was_kept(page)
