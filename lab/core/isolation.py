@@ -183,7 +183,7 @@ def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored meanwhile, where this thread may set handlers (the main one)."""
     try:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except (ValueError, OSError):  # not the main thread: nothing can interrupt it here
+    except ValueError:  # not the main thread: nothing can interrupt it here
         yield
         return
     try:

@@ -40,17 +40,25 @@ export function restartedText(err) {
 }
 
 /**
- * A copy of a part of the lab for a card elsewhere on the page: without ids
- * (which must stay unique), and without what marks a lab (data-lab, which the
- * page mounts) or a slot Python fills (data-lab-html). Other data-lab-*
- * attributes stay: the stylesheet colours a key's entries by them.
+ * Fill a card's box `into` for a chart drawn again there: copies of the lab's
+ * parts `before` it, an empty plot (a div of class `plotClass`), copies of the
+ * parts `after` it; returns the plot. The copies carry no id (ids stay unique)
+ * and nothing that marks a lab (data-lab, which the page mounts) or a slot
+ * Python fills (data-lab-html); other data-lab-* attributes stay, as the
+ * stylesheet colours a key's entries by them.
  */
-export function copyForCard(element) {
-  const copy = element.cloneNode(true);
-  for (const node of [copy, ...copy.querySelectorAll("*")]) {
-    for (const name of ["id", "data-lab", "data-lab-html"]) node.removeAttribute(name);
-  }
-  return copy;
+export function cardPlot(into, plotClass, { before = [], after = [] } = {}) {
+  const copy = (element) => {
+    const clone = element.cloneNode(true);
+    for (const node of [clone, ...clone.querySelectorAll("*")]) {
+      for (const name of ["id", "data-lab", "data-lab-html"]) node.removeAttribute(name);
+    }
+    return clone;
+  };
+  const plot = document.createElement("div");
+  plot.className = plotClass;
+  into.replaceChildren(...before.map(copy), plot, ...after.map(copy));
+  return plot;
 }
 
 // While a call is in flight: Stop is the one action.
@@ -244,7 +252,7 @@ export class RunLab {
   /**
    * The finished run's main chart drawn again into `into` (a guided experiment's
    * card, at its width and at most CARD_MAX_HEIGHT high), with the lab's key and
-   * caption for it (copies: see copyForCard). Returns the chart, for the card to
+   * caption for it (see cardPlot). Returns the chart, for the card to
    * dispose of, or null where the lab has none to show.
    */
   cardChart(_into) {

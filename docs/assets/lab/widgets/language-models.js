@@ -8,7 +8,7 @@
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
 import { CARD_MAX_HEIGHT, frame, LineChart, MARGIN, standalone } from "../shared/line-chart.js";
-import { copyForCard, Run, RunLab } from "../shared/run-lab.js";
+import { cardPlot, Run, RunLab } from "../shared/run-lab.js";
 
 const Y_TICKS = [0, 0.25, 0.5, 0.75, 1];
 
@@ -118,9 +118,7 @@ export default class LanguageModelsLab extends RunLab {
 
   /** The reward curve again, on a card: the chart, then the lab's key for it. */
   cardChart(into) {
-    const plot = document.createElement("div");
-    plot.className = "lm-plot";
-    into.replaceChildren(plot, copyForCard(this.#curve.querySelector(".lm-key")));
+    const plot = cardPlot(into, "lm-plot", { after: [this.#curve.querySelector(".lm-key")] });
     const small = (data, width) => curve(data, width, CARD_MAX_HEIGHT);
     const chart = new LineChart(plot, small, { fits: true });
     chart.set(this.#chart.data);

@@ -10,7 +10,7 @@
 // entering and leaving; past the limit the lab stops the run as Stop does.
 import { getRuntime } from "../client.js";
 import { CARD_MAX_HEIGHT, standalone, svg } from "../shared/line-chart.js";
-import { copyForCard, Run, RunLab, restartedText } from "../shared/run-lab.js";
+import { cardPlot, Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 import { CurveChart, prepareFormats } from "./simulation-curve.js";
 
@@ -90,12 +90,10 @@ export default class SimulationLab extends RunLab {
   /** The learning curve again, on a card: the lab's caption and key, then the chart. */
   cardChart(into) {
     const curve = this.root.querySelector('[data-lab-chart="curve"]');
-    const plot = document.createElement("div");
-    plot.className = "lab-sim__plot";
-    const parts = ["[data-lab-curve-caption]", "[data-lab-legend]"].map((part) =>
-      copyForCard(curve.querySelector(part)),
-    );
-    into.replaceChildren(...parts, plot);
+    const before = ["[data-lab-curve-caption]", "[data-lab-legend]"];
+    const plot = cardPlot(into, "lab-sim__plot", {
+      before: before.map((part) => curve.querySelector(part)),
+    });
     const chart = new CurveChart(plot, this.#labels, { maxHeight: CARD_MAX_HEIGHT });
     chart.set(this.#chart.data);
     return chart;
