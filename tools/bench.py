@@ -475,6 +475,7 @@ PAGES = (
     ("summary/", "summary"),
     ("references/", "references"),
     ("glossary/", "glossary"),
+    ("teachers/", "teachers'"),
 )
 
 
