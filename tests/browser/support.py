@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -205,20 +206,34 @@ UNSHOW_SKIPPED = """() => {
 }"""
 
 
+def report(problems: list[str]) -> str:
+    """Problems found (axe's, one per rule), as a failed assertion's message."""
+    return f"{len(problems)} problem(s):\n" + "\n".join(problems)
+
+
+@contextmanager
+def every_block_laid_out(page: Page) -> Iterator[None]:
+    """The page's blocks as a reader sees each once it nears the viewport.
+
+    The browser skips a block far from the viewport (content-visibility: auto,
+    lesson.css): it has only a guessed height and stale colours until shown.
+    """
+    page.evaluate(SHOW_SKIPPED)
+    try:
+        yield
+    finally:
+        page.evaluate(UNSHOW_SKIPPED)
+
+
 def axe_violations(page: Page, where: str, include: list[str] | None = None) -> list[str]:
     """The page's axe-core violations (only inside the ``include`` selectors, if given):
     one entry per rule, naming every element."""
-    # Blocks the browser has not laid out yet (content-visibility: auto) are
-    # checked as a reader sees them once they near the viewport: axe would
-    # otherwise read stale colours and sizes from a block it never rendered.
-    page.evaluate(SHOW_SKIPPED)
-    # Colours are only what a reader sees once Material's fades and palette
-    # transitions have finished; endless animations (spinners) never do.
-    page.wait_for_function(SETTLED)
-    try:
+    # axe would otherwise read sizes and colours from blocks never rendered.
+    with every_block_laid_out(page):
+        # Colours are only what a reader sees once Material's fades and palette
+        # transitions have finished; endless animations (spinners) never do.
+        page.wait_for_function(SETTLED)
         results = _axe().run(page, context={"include": include} if include else None)
-    finally:
-        page.evaluate(UNSHOW_SKIPPED)
     found: list[str] = []
     for violation in results.response["violations"]:
         nodes = violation["nodes"]

@@ -21,6 +21,7 @@ from tests.browser.support import (
     axe_violations,
     duplicate_ids,
     open_all_details,
+    report,
     site_pages,
     use_scheme,
     watch,
@@ -29,10 +30,6 @@ from tests.conftest import BuiltSite
 
 RUN = 90_000  # ms: a default simulation run, Python's start included, on a busy machine
 FILLED = '[data-lab-zone]:not([data-lab-holds=""])'
-
-
-def report(problems: list[str]) -> str:
-    return f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 
 def show(page: Page, path: str, scheme: str) -> None:
@@ -89,6 +86,63 @@ def test_on_a_phone_a_listing_not_yet_laid_out_can_still_be_scrolled_by_keyboard
           return ({scrolls})(c) === (c.getAttribute("tabindex") === "0");
         }}"""
     )
+
+
+# Every focusable element that sits at the edge of a block the browser may skip
+# (content-visibility, lesson.css, which clips what the block paints): its
+# keyboard focus ring, shown, drawn within what the block may paint. Inside a
+# box that scrolls, the box clips its content anyway (and focus scrolls to it).
+RINGS_AT_BLOCK_EDGES = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const scrolls = (el, block) => {
+    for (let up = el; up; up = up === block ? null : up.parentElement) {
+      const { overflowX, overflowY } = getComputedStyle(up);
+      if (![overflowX, overflowY].every((o) => o === "visible" || o === "clip")) return true;
+    }
+    return false;
+  };
+  const near = 6; // px: an element this close to its block's edge
+  const focusable = "a[href], button, input, select, textarea, [tabindex='0']";
+  const checked = [], clipped = [];
+  for (const block of document.querySelectorAll(".md-content__inner > *")) {
+    if (getComputedStyle(block).contentVisibility !== "auto") continue;
+    for (const el of block.querySelectorAll(focusable)) {
+      if (el.closest("[hidden], details:not([open])") || scrolls(el, block)) continue;
+      block.scrollIntoView({ block: "center" });
+      await frame();
+      const edge = block.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      if (!box.width || !box.height) continue;
+      const off = [box.left - edge.left, edge.right - box.right, box.top - edge.top,
+        edge.bottom - box.bottom];
+      if (Math.min(...off) > near) continue;
+      el.focus();
+      const ring = getComputedStyle(el);
+      const reach = ring.outlineStyle === "none" ? 0
+        : parseFloat(ring.outlineWidth) + parseFloat(ring.outlineOffset);
+      const margin = parseFloat(getComputedStyle(block).overflowClipMargin) || 0;
+      const name = `<${el.tagName.toLowerCase()}> "${el.textContent.trim().slice(0, 30)}"`;
+      checked.push(name);
+      if (!el.matches(":focus-visible")) clipped.push(`${name}: no focus ring shown`);
+      else if (Math.min(...off) + margin < reach) {
+        clipped.push(`${name}: ring reaches ${reach}px past it, the block paints ${margin}px`);
+      }
+    }
+  }
+  return { checked, clipped };
+}"""
+
+
+@pytest.mark.parametrize("path", ["lesson/", "simulation/", "references/", "glossary/"])
+def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(
+    phone: tuple[Page, PageErrors], path: str
+) -> None:
+    page, _ = phone
+    page.goto(path)
+    page.keyboard.press("Tab")  # focus rings show for the keyboard
+    found = page.evaluate(RINGS_AT_BLOCK_EDGES)
+    assert found["checked"], f"{path}: no focusable element at a block's edge"
+    assert not found["clipped"], "\n".join(found["clipped"])
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -188,16 +242,37 @@ COPY_TARGETS = """() => [...document.querySelectorAll(".md-code__button[data-cli
   .map((button) => button.closest("pre").textContent.trim().slice(0, 60))"""
 
 
+TOOLBAR_NAMES = """() => [...document.querySelectorAll(".md-content .md-code__nav")]
+  .map((nav) => nav.getAttribute("aria-label") ?? "")"""
+
+
+def every_code_block_set_up(page: Page) -> None:
+    """Material sets a code block up (its copy button, in a toolbar) only as it nears
+    the viewport (content.lazy, mkdocs.yml): the reader's scroll past each one."""
+    copied = ".md-content pre:not(.no-copy, .no-copy pre):visible"  # Material's rule
+    for block in page.locator(copied).all():
+        block.scroll_into_view_if_needed()
+        expect(block.locator(".md-code__nav")).to_be_attached()
+
+
 def test_ids_are_unique_and_each_copy_button_copies_its_own_block(
     page: Page, site: BuiltSite
 ) -> None:
+    """And each block's toolbar has a name of its own (landmark-unique)."""
     problems: list[str] = []
     for path in site_pages(site):
         page.goto(path)
+        every_code_block_set_up(page)
         problems += [f"{path}: id {found} is not unique" for found in duplicate_ids(page)]
         problems += [
             f"{path}: the copy button of the block starting {text!r} copies another block"
             for text in page.evaluate(COPY_TARGETS)
+        ]
+        names = page.evaluate(TOOLBAR_NAMES)
+        problems += [
+            f"{path}: code block toolbar named {name!r} {names.count(name)} times"
+            for name in sorted(set(names))
+            if not name or names.count(name) > 1
         ]
     assert not problems, report(problems)
 

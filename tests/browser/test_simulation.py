@@ -7,19 +7,25 @@ import re
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, param_spec, run_experiment, validate_params
 from lab.core.params import field_hint
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
-from tests.browser.support import CLIPPED, PHONE, PHONE_390, SMALL_CHART_TEXT, summary_sentences
-from tests.conftest import ROOT, BuiltSite
+from tests.browser.support import (
+    CLIPPED,
+    PHONE,
+    PHONE_390,
+    SMALL_CHART_TEXT,
+    axe_violations,
+    every_block_laid_out,
+    report,
+    summary_sentences,
+)
+from tests.conftest import BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
 RUN = 90_000  # ms: a default run, with the machine busy
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-AXE_CONTEXT = {"include": [".md-content"]}
 POINTS = re.compile(r"^[1-9]\d*$")
 
 # Test-only instrumentation: which lab calls reach the worker, and which workers end.
@@ -479,15 +485,14 @@ def test_the_science_controls_give_cpythons_numbers_in_the_browser(
 def test_axe_finds_no_violations_before_and_after_a_run(page: Page, scheme: str) -> None:
     page.emulate_media(color_scheme=scheme)
     lab = open_lab(page)
-    axe = Axe.from_file(AXE)
     open_all_details(page)
-    before = axe.run(page, context=AXE_CONTEXT)
-    assert before.violations_count == 0, before.generate_report()
+    before = axe_violations(page, f"before a run ({scheme})", [".md-content"])
+    assert not before, report(before)
 
     run(lab)
     open_all_details(page)
-    after = axe.run(page, context=AXE_CONTEXT)
-    assert after.violations_count == 0, after.generate_report()
+    after = axe_violations(page, f"after a run ({scheme})", [".md-content"])
+    assert not after, report(after)
 
 
 def test_on_a_phone_run_is_within_the_first_four_screens(page: Page) -> None:
@@ -498,7 +503,8 @@ def test_on_a_phone_run_is_within_the_first_four_screens(page: Page) -> None:
     expect(lab).to_have_attribute("data-lab-enhanced", "")
     run_button = lab.get_by_role("button", name="Run", exact=True)
     expect(run_button).to_be_visible()
-    top = run_button.evaluate("(b) => b.getBoundingClientRect().top + scrollY")
+    with every_block_laid_out(page):  # the blocks above at their real heights
+        top = run_button.evaluate("(b) => b.getBoundingClientRect().top + scrollY")
     assert top <= 4 * PHONE_390["height"], f"Run is {top / PHONE_390['height']:.1f} screens down"
     # The reference the reader may want meanwhile is one link away.
     for name, target in (("the toy", "#the-toy"), ("every control", "#controls")):

@@ -3,18 +3,20 @@
 // 1. content.code.copy wraps each block's buttons in an unnamed
 //    <nav class="md-code__nav">: with several blocks on a page, screen readers
 //    list identical "navigation" landmarks (landmark-unique). Each toolbar
-//    gets a name that tells it apart.
-// 2. Material makes a block that scrolls sideways focusable, so it can be
-//    scrolled from the keyboard, but only where the pointer can hover; a phone
-//    used with a keyboard or a switch needs it too (scrollable-region-focusable).
-//    A block far from the viewport is not laid out yet (content-visibility,
-//    lesson.css), so whether it scrolls is unknown: it starts focusable and
-//    keeps that only if it scrolls once the browser has laid it out.
-const HOVER = matchMedia("(hover)");
+//    gets a name that tells it apart: its block's place on the page. Material
+//    adds a block's toolbar only as the block nears the viewport (content.lazy,
+//    mkdocs.yml), so toolbars are named as they appear.
+// 2. A block that scrolls sideways must be focusable, so it can be scrolled
+//    from the keyboard (scrollable-region-focusable). Material makes it so
+//    only where the pointer can hover, and only once it sets the block up,
+//    as it nears the viewport: a Tab from above would pass over it, and a
+//    phone used with a keyboard or a switch never gets it. A block far from
+//    the viewport is not laid out yet (content-visibility, lesson.css), so
+//    whether it scrolls is unknown: every block starts focusable and keeps
+//    that only if it scrolls once the browser has laid it out.
 const ours = new WeakSet(); // code elements this module made focusable
 
 function keepFocusable(code) {
-  if (HOVER.matches) return; // Material's own rule covers these devices
   const scrolls = code.scrollWidth > code.clientWidth || code.scrollHeight > code.clientHeight;
   if (scrolls && code.getAttribute("tabindex") !== "0") {
     code.setAttribute("tabindex", "0");
@@ -28,19 +30,35 @@ function keepFocusable(code) {
 const resized = new ResizeObserver((entries) => {
   for (const { target } of entries) keepFocusable(target);
 });
-// Material removes the attribute again whenever a block starts to scroll.
+// Material sets or removes the attribute as it sets a block up (and, on a
+// phone, removes it whenever a block starts to scroll).
 const edited = new MutationObserver((records) => {
   for (const { target } of records) keepFocusable(target);
 });
 
+function name(nav) {
+  const blocks = [...document.querySelectorAll(".md-content pre")];
+  const place = blocks.indexOf(nav.closest("pre")) + 1;
+  nav.setAttribute("aria-label", `Code block ${place} actions`);
+}
+
+const toolbars = new MutationObserver((records) => {
+  for (const { addedNodes } of records) {
+    for (const node of addedNodes) {
+      if (node.nodeType === Node.ELEMENT_NODE && node.matches(".md-code__nav")) name(node);
+    }
+  }
+});
+
 function mount(doc) {
-  doc.querySelectorAll(".md-code__nav").forEach((nav, i) => {
-    nav.setAttribute("aria-label", `Code block ${i + 1} actions`);
-  });
   resized.disconnect();
   edited.disconnect();
+  toolbars.disconnect();
+  doc.querySelectorAll(".md-code__nav").forEach(name);
+  const content = doc.querySelector(".md-content");
+  if (content) toolbars.observe(content, { childList: true, subtree: true });
   for (const code of doc.querySelectorAll("pre > code")) {
-    if (!HOVER.matches && !code.hasAttribute("tabindex")) {
+    if (!code.hasAttribute("tabindex")) {
       code.setAttribute("tabindex", "0");
       ours.add(code);
     }
@@ -49,8 +67,8 @@ function mount(doc) {
   }
 }
 
-// Material mounts its code blocks on the same observable, before this module
-// subscribes, so every block of the (instantly navigated) page is ready here.
+// Material sets up its code blocks on the same observable, before this module
+// subscribes: each block near the viewport already has its toolbar here.
 const documents = globalThis.document$;
 if (documents) documents.subscribe(mount);
 else mount(document);
