@@ -197,7 +197,8 @@ def test_a_table_that_scrolls_sideways_on_a_phone_says_so(page: Page) -> None:
             wide.append(box)
     assert wide, "no table on the simulation page is wider than a phone"
     box = wide[0]
-    box.scroll_into_view_if_needed()
+    box.scroll_into_view_if_needed()  # back up to it: laid out again once near
+    page.wait_for_function("el => el.scrollWidth > el.clientWidth + 1", arg=box.element_handle())
     cue = "el => getComputedStyle(el, '::before').content"
     assert "Scroll sideways for more columns" in box.evaluate(cue)
     box.evaluate("el => el.scrollTo({left: el.scrollWidth})")
