@@ -106,11 +106,15 @@ RINGS_AT_BLOCK_EDGES = """async () => {
   const checked = [], clipped = [];
   for (const block of document.querySelectorAll(".md-content__inner > *")) {
     if (getComputedStyle(block).contentVisibility !== "auto") continue;
-    for (const el of block.querySelectorAll(focusable)) {
-      if (el.closest("[hidden], details:not([open])") || scrolls(el, block)) continue;
-      block.scrollIntoView({ block: "center" });
-      await frame();
-      const edge = block.getBoundingClientRect();
+    const inside = [...block.querySelectorAll(focusable)].filter(
+      (el) => !el.closest("[hidden], details:not([open])") && !scrolls(el, block),
+    );
+    if (!inside.length) continue;
+    block.scrollIntoView({ block: "center" });
+    await frame();
+    const edge = block.getBoundingClientRect();
+    const margin = parseFloat(getComputedStyle(block).overflowClipMargin) || 0;
+    for (const el of inside) {
       const box = el.getBoundingClientRect();
       if (!box.width || !box.height) continue;
       const off = [box.left - edge.left, edge.right - box.right, box.top - edge.top,
@@ -120,7 +124,6 @@ RINGS_AT_BLOCK_EDGES = """async () => {
       const ring = getComputedStyle(el);
       const reach = ring.outlineStyle === "none" ? 0
         : parseFloat(ring.outlineWidth) + parseFloat(ring.outlineOffset);
-      const margin = parseFloat(getComputedStyle(block).overflowClipMargin) || 0;
       const name = `<${el.tagName.toLowerCase()}> "${el.textContent.trim().slice(0, 30)}"`;
       checked.push(name);
       if (!el.matches(":focus-visible")) clipped.push(`${name}: no focus ring shown`);
