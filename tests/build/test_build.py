@@ -1,4 +1,5 @@
-"""The site builds with --strict, and a broken internal link or anchor stops the build."""
+"""The site builds with --strict, its pages are served in the colours they load in, and a
+broken internal link or anchor stops the build."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, mkdocs_build
+from tests.conftest import ROOT, BuiltSite, mkdocs_build
+from tests.support.html import parse
 
 PAGES = ("index.html", "lesson/index.html", "summary/index.html", "references/index.html")
 
@@ -18,6 +20,18 @@ def test_strict_build_succeeds_with_every_page(tmp_path: Path) -> None:
     assert "WARNING" not in output
     for page in PAGES:
         assert (tmp_path / "site" / page).is_file(), page
+
+
+def test_every_page_is_served_in_the_colours_its_palette_sets_at_load(site: BuiltSite) -> None:
+    # On load, Material's palette sets <body>'s colours from the option that
+    # matches the system (light here); any it changes restyles the whole page.
+    for page in sorted(site.dir.rglob("*.html")):
+        html = parse(page)
+        light = html.one(**{"data-md-color-media": "(prefers-color-scheme: light)"})
+        served = html.find("body").attrs
+        for key in ("scheme", "primary", "accent"):
+            name = f"data-md-color-{key}"
+            assert served[name] == light.attrs[name], (page, name)
 
 
 @pytest.mark.parametrize(
