@@ -116,9 +116,19 @@ def also_home(request: pytest.FixtureRequest, home: str) -> None:
     request.node.other_homes = [*getattr(request.node, "other_homes", []), home]
 
 
+SHOWN = "() => [location.href, document.readyState, document.title]"
+
+
 def lab_ready(engine: Engine, lab: str, *, timeout: float) -> float:
     """Scroll ``lab`` into view and wait until its Python is ready; the seconds it took."""
-    engine.call("(s) => document.querySelector(s).scrollIntoView()", lab)
+    # The lab is waited for, not assumed: a CI run once found no lab on a page that
+    # had loaded, and the message then says which document the engine was showing.
+    engine.wait_for(
+        "(s) => { const lab = document.querySelector(s); lab?.scrollIntoView(); return !!lab; }",
+        lab,
+        timeout=timeout,
+        what=lambda: f"{lab} on the page shown: {engine.call(SHOWN)!r}",
+    )
     start = time.monotonic()
     try:
         # A lab whose Python failed says so at once: no use waiting out the timeout.
