@@ -239,7 +239,9 @@ export class LineChart {
   }
 
   #draw() {
-    if (!this.#data) return;
+    // A chart that fits waits for its observer's first width: drawn before it, a
+    // new chart (a card's) showed for a frame at the narrowest width, then again.
+    if (!this.#data || this.#width === 0) return;
     // The observer's last width: reading clientWidth here, while progress
     // rewrites the page around the chart, would lay out the whole page each frame.
     this.#plot.replaceChildren(draw(this.#layout(this.#data, this.#width)));
