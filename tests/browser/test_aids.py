@@ -34,7 +34,7 @@ def test_math_reads_without_javascript_in_katexs_fonts(browser: Browser, site: B
     page = context.new_page()
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
-    page.goto("simulation/")
+    page.goto("simulation-reference/")
     discount = page.locator(".arithmatex").filter(
         has=page.locator("annotation", has_text=r"\gamma \, \bar r_2")
     )
@@ -58,9 +58,9 @@ def test_math_reached_by_instant_navigation_gets_katexs_stylesheet(page: Page) -
     expect(page.locator(stylesheet)).to_have_count(0)
     page.evaluate("() => { window.__sameDocument = true; }")
     page.get_by_role("navigation", name="Navigation").get_by_role(
-        "link", name="Simulation Lab"
+        "link", name="Simulation Lab Reference", exact=True
     ).click()
-    expect(page).to_have_url(re.compile(r"/simulation/$"))
+    expect(page).to_have_url(re.compile(r"/simulation-reference/$"))
     expect(page.locator(".arithmatex .katex-mathml").first).to_have_css("position", "absolute")
     assert page.evaluate("() => window.__sameDocument === true"), "not an instant navigation"
     expect(page.locator(stylesheet)).to_have_count(1)

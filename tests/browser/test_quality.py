@@ -74,7 +74,7 @@ def test_on_a_phone_a_listing_not_yet_laid_out_can_still_be_scrolled_by_keyboard
     """Listings far down the page are skipped until near (content-visibility): one
     that may scroll sideways is a tab stop until it is laid out and shown not to."""
     page, _ = phone
-    page.goto("simulation/")
+    page.goto("simulation-reference/")
     last = page.locator(".md-typeset > .highlight pre > code").last
     expect(last).to_have_attribute("tabindex", "0")
     last.scroll_into_view_if_needed()
@@ -136,7 +136,9 @@ RINGS_AT_BLOCK_EDGES = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["lesson/", "simulation/", "references/", "glossary/"])
+@pytest.mark.parametrize(
+    "path", ["lesson/", "simulation/", "simulation-reference/", "references/", "glossary/"]
+)
 def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(
     phone: tuple[Page, PageErrors], path: str
 ) -> None:
@@ -219,7 +221,7 @@ def test_the_simulation_lab_after_a_run_has_no_accessibility_violations(page: Pa
     # Arrive by instant navigation, as a reader from the lesson does.
     page.goto("lesson/")
     page.get_by_role("navigation", name="Navigation").get_by_role(
-        "link", name="Simulation Lab"
+        "link", name="Simulation Lab", exact=True
     ).click()
     expect(page).to_have_url(re.compile(r"/simulation/$"))
     lab = page.locator(SIMULATION)

@@ -180,10 +180,10 @@ def test_printed_references_show_their_addresses(page: Page) -> None:
 
 
 def test_a_table_that_scrolls_sideways_on_a_phone_says_so(page: Page) -> None:
-    """At 390 px the simulation page's wide tables clip their last columns: each says
+    """At 390 px the simulation reference's wide tables clip their last columns: each says
     it scrolls, and, once scrolled to its end, that its first columns are back there."""
     page.set_viewport_size(PHONE_390)
-    page.goto("simulation/")
+    page.goto("simulation-reference/")
     # A table is measured once it nears the viewport (content-visibility): the
     # reader's scroll to each one; once it settles, it says it scrolls exactly
     # when it does (a table that fits says nothing).
@@ -195,7 +195,7 @@ def test_a_table_that_scrolls_sideways_on_a_phone_says_so(page: Page) -> None:
         if box.evaluate("el => 'scrolls' in el.dataset"):
             expect(box).to_have_attribute("data-scrolls", "more")
             wide.append(box)
-    assert wide, "no table on the simulation page is wider than a phone"
+    assert wide, "no table on the simulation reference page is wider than a phone"
     box = wide[0]
     box.scroll_into_view_if_needed()  # back up to it: laid out again once near
     page.wait_for_function("el => el.scrollWidth > el.clientWidth + 1", arg=box.element_handle())

@@ -398,7 +398,8 @@ def test_editors_notes_are_marked_as_ours_where_the_lesson_points_off_site(
     for pointer in pointers:
         assert f'"{pointer}"' in off_site[0], pointer
     next_section = next(n for n in notes if "The Toy as a Dec-POMDP" in n.text())
-    assert {a.attrs.get("href") for a in next_section.find_all("a")} == {"../simulation/#dec-pomdp"}
+    hrefs = {a.attrs.get("href") for a in next_section.find_all("a")}
+    assert hrefs == {"../simulation-reference/#dec-pomdp"}
 
 
 def test_editors_notes_qualify_the_sentences_the_literature_qualifies(site: BuiltSite) -> None:

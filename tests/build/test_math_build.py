@@ -15,7 +15,7 @@ from tests.support.located import build_fails_at, line_of
 
 LESSON = "docs/lesson.md"
 
-MATH_PAGES = ("lesson", "simulation", "glossary")
+MATH_PAGES = ("lesson", "simulation-reference", "glossary")
 
 
 def pages(site: BuiltSite) -> dict[str, Path]:
@@ -51,8 +51,8 @@ def test_every_formula_is_katexs_markup_with_mathml_and_no_tex_is_left(site: Bui
     assert with_math == set(MATH_PAGES)
 
 
-def test_the_simulation_pages_formulas_read_as_their_author_meant(site: BuiltSite) -> None:
-    page = parse(pages(site)["simulation"])
+def test_the_simulation_references_formulas_read_as_their_author_meant(site: BuiltSite) -> None:
+    page = parse(pages(site)["simulation-reference"])
     shown = [tex(formula) for formula in formulas(page)]
     assert r"r_1 + \gamma \, \bar r_2" in shown
     assert r"A_g = R_g - \frac{1}{G-1}\sum_{h \ne g} R_h" in shown

@@ -22,6 +22,7 @@ DOCS = ROOT / "docs"
 TIMED = {
     "lesson.md": "LLMs as Cooperative Agents",
     "simulation.md": "Simulation Lab",
+    "simulation-reference.md": "Simulation Lab Reference",
     "language-models.md": "Language-Model Lab",
     "summary.md": "Summary",
 }

@@ -1,7 +1,7 @@
-"""Every claim the simulation page makes about the model, checked against the model.
+"""Every claim the simulation lab's pages make about the model, checked against the model.
 
-Each entry quotes the page (``docs/simulation.md``) and says how the claim is
-checked: here the claims a quick run can check; what the page says about
+Each entry quotes a page (``docs/simulation.md`` or ``docs/simulation-reference.md``)
+and says how the claim is checked: here the claims a quick run can check; what the page says about
 learning over seeds 0 to 199 is checked in ``tests/seeds`` (CI). A claim edited on the page
 without its check here fails (the quote is no longer found), and a model change
 that makes a claim false fails its check.
@@ -24,9 +24,8 @@ from lab.core.advantages import group_advantages
 from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
-from lesson_hooks.support.paths import ROOT
+from tests.support.pages import simulation_prose
 
-PAGE = ROOT / "docs" / "simulation.md"
 SEEDS = 20  # seeds 0-19
 
 
@@ -201,11 +200,7 @@ CLAIMS = [
 ]
 
 
-def _page_text() -> str:
-    return re.sub(r"\s+", " ", PAGE.read_text(encoding="utf-8"))
-
-
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.quote[:48] for c in CLAIMS])
 def test_the_page_makes_this_claim_and_the_model_bears_it_out(claim: Claim) -> None:
-    assert re.sub(r"\s+", " ", claim.quote) in _page_text(), "the page no longer says this"
+    assert re.sub(r"\s+", " ", claim.quote) in simulation_prose(), "the page no longer says this"
     assert claim.check(), f"the model no longer bears this out: {claim.quote}"

@@ -16,7 +16,7 @@ from lesson_hooks.support.paths import ROOT
 
 
 def test_a_backspace_in_a_formula_is_named_at_its_line_with_the_escape_that_made_it() -> None:
-    # What a string escape makes of "\bar": today's defect in docs/simulation.md.
+    # What a string escape makes of "\bar": the defect once in the simulation page's discount.
     text = "# T\n\nIts return is \\(r_1 + \\gamma \\, \x08ar r_2\\).\n"
     with pytest.raises(PluginError) as caught:
         hook.check_text(text, "docs/page.md")
@@ -45,10 +45,10 @@ def test_tabs_and_line_endings_are_text() -> None:
 def test_the_snippets_a_page_includes_are_found_by_the_extensions_own_reader() -> None:
     # Guards against a pymdownx change that would leave the snippets unchecked.
     options = load_config(str(ROOT / "mkdocs.yml")).mdx_configs[hook.SNIPPETS]
-    page = (ROOT / "docs" / "simulation.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "simulation-reference.md").read_text(encoding="utf-8")
     found = {path.resolve() for path in hook.snippet_files(page, options)}
     named = {ROOT / name for name in re.findall(r'^ *--8<-- "([^":]+)', page, re.MULTILINE)}
-    assert len(named) >= 2  # the page shows code from lab/
+    assert len(named) >= 2  # the reference page shows code from lab/
     assert found == named | {ROOT / "includes" / "abbreviations.md"}  # and the glossary's terms
 
 
