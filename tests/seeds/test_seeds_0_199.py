@@ -13,7 +13,6 @@ CI with the rest of ``./dev test``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +25,7 @@ from lab.core.stats import describe_count
 from lab.guided.tasks import matching_options
 from lesson_hooks.fences.task import FENCE_INFO, Task, parse_page
 from lesson_hooks.support.paths import ROOT
-from tests.support.pages import simulation_prose
+from tests.support.pages import simulation_pages_say
 
 PAGE = ROOT / "docs" / "simulation.md"
 SEEDS, BLOCK = 200, 20
@@ -341,5 +340,5 @@ CLAIMS = [
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.quote[:48] for c in CLAIMS])
 def test_the_page_makes_this_claim_and_seeds_0_to_199_bear_it_out(claim: Claim) -> None:
-    assert re.sub(r"\s+", " ", claim.quote) in simulation_prose(), "the page no longer says this"
+    assert simulation_pages_say(claim.quote), "the page no longer says this"
     assert claim.check(), f"seeds 0-199 no longer bear this out: {claim.quote}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from lesson_hooks.support.paths import ROOT
 
@@ -10,6 +11,15 @@ from lesson_hooks.support.paths import ROOT
 SIMULATION_PAGES = (ROOT / "docs" / "simulation.md", ROOT / "docs" / "simulation-reference.md")
 
 
-def simulation_prose() -> str:
-    """Both pages' Markdown, each run of whitespace one space (a quote may wrap anywhere)."""
-    return " ".join(re.sub(r"\s+", " ", p.read_text(encoding="utf-8")) for p in SIMULATION_PAGES)
+def _spaced(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@cache
+def _prose() -> str:
+    return " ".join(_spaced(p.read_text(encoding="utf-8")) for p in SIMULATION_PAGES)
+
+
+def simulation_pages_say(quote: str) -> bool:
+    """Whether one of the pages says ``quote``, however either of them wraps its lines."""
+    return _spaced(quote) in _prose()

@@ -1,17 +1,16 @@
 """Every claim the simulation lab's pages make about the model, checked against the model.
 
 Each entry quotes a page (``docs/simulation.md`` or ``docs/simulation-reference.md``)
-and says how the claim is checked: here the claims a quick run can check; what the page says about
-learning over seeds 0 to 199 is checked in ``tests/seeds`` (CI). A claim edited on the page
-without its check here fails (the quote is no longer found), and a model change
-that makes a claim false fails its check.
+and says how the claim is checked: here the claims a quick run can check; what
+the page says about learning over seeds 0 to 199 is checked in ``tests/seeds``
+(CI). A claim edited on the page without its check here fails (the quote is no
+longer found), and a model change that makes a claim false fails its check.
 """
 
 # ruff: noqa: RUF001 (the quotes keep the page's typography: multiplication and minus signs)
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -24,7 +23,7 @@ from lab.core.advantages import group_advantages
 from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
-from tests.support.pages import simulation_prose
+from tests.support.pages import simulation_pages_say
 
 SEEDS = 20  # seeds 0-19
 
@@ -202,5 +201,5 @@ CLAIMS = [
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.quote[:48] for c in CLAIMS])
 def test_the_page_makes_this_claim_and_the_model_bears_it_out(claim: Claim) -> None:
-    assert re.sub(r"\s+", " ", claim.quote) in simulation_prose(), "the page no longer says this"
+    assert simulation_pages_say(claim.quote), "the page no longer says this"
     assert claim.check(), f"the model no longer bears this out: {claim.quote}"
