@@ -166,6 +166,32 @@ def test_every_page_on_a_phone_has_no_accessibility_violations(
     assert not problems, report(problems)
 
 
+# Whether the browser renders a drawer link now (false while skipped, lesson.css).
+RENDERED = "link => link.checkVisibility({ contentVisibilityAuto: true })"
+
+
+def test_on_a_phone_the_closed_drawer_is_not_rendered_but_still_navigable(
+    phone: tuple[Page, PageErrors],
+) -> None:
+    """Closed, the drawer's links cost the load nothing yet stay in the accessibility
+    tree; opened, they show and take a tap; closed again, they leave."""
+    page, _ = phone
+    page.goto("simulation/")
+    drawer = page.get_by_role("navigation", name="Navigation")
+    glossary = drawer.get_by_role("link", name="Glossary", exact=True)
+    page.wait_for_function(f"() => !({RENDERED})(document.querySelector('.md-sidebar--primary a'))")
+    expect(glossary).to_be_attached()  # found by role: in the accessibility tree
+    menu = page.get_by_role("banner").locator("label[for='__drawer']")
+    menu.tap()
+    expect(drawer).to_be_in_viewport()
+    assert glossary.evaluate(RENDERED)
+    page.locator(".md-overlay").tap(position={"x": PHONE["width"] - 10, "y": 400})
+    page.wait_for_function(f"() => !({RENDERED})(document.querySelector('.md-sidebar--primary a'))")
+    menu.tap()
+    glossary.tap()
+    expect(page).to_have_url(re.compile(r"/glossary/$"))
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_search_results_have_no_accessibility_violations(page: Page, scheme: str) -> None:
     page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
