@@ -479,6 +479,10 @@ PAGES = (
 )
 
 
+#: The home page under another address, sampled alongside the rest as a page of its own.
+AGAIN = "./?again"
+
+
 @measure(
     *(
         row
@@ -487,7 +491,9 @@ PAGES = (
             f"blocking time at load (4x CPU), {name} page ÷ home page",
             f"blocking time at load (4x CPU), {name} page ÷ same page without labs",
         )
-    )
+    ),
+    "blocking time at load (4x CPU), home page ÷ itself "
+    "(measured twice in the same run: how far its ratios wander by chance)",
 )
 def blocking(bench: Bench) -> list[Row]:
     bench.out("blocking time at load, 4x CPU throttling, with and without the labs…")
@@ -495,6 +501,7 @@ def blocking(bench: Bench) -> list[Row]:
     samples: dict[tuple[str, str], list[float]] = {
         (base, path): [] for base in (bench.url, bench.plain_url) for path in paths
     }
+    samples[bench.url, AGAIN] = []
     # Long tasks under throttling swing by ±50 % run to run here: more samples.
     for _ in range(max(bench.runs, BLOCKING_RUNS)):
         for (base, path), taken in samples.items():
@@ -505,6 +512,8 @@ def blocking(bench: Bench) -> list[Row]:
         page, plain = median(samples[bench.url, path]), median(samples[bench.plain_url, path])
         rows.append(ratio_row(blocking.rows[len(rows)], page, home, "ms", 1.5))
         rows.append(ratio_row(blocking.rows[len(rows)], page, plain, "ms", 1.2))
+    again = median(samples[bench.url, AGAIN])
+    rows.append(Row(blocking.rows[len(rows)], again, home, "ms", "info", True))
     return rows
 
 
