@@ -494,6 +494,7 @@ AGAIN = "./?again"
     ),
     "blocking time at load (4x CPU), home page ÷ itself "
     "(measured twice in the same run: how far its ratios wander by chance)",
+    *(f"elements styled at load, {name} page ÷ home page" for _, name in PAGES),
 )
 def blocking(bench: Bench) -> list[Row]:
     bench.out("blocking time at load, 4x CPU throttling, with and without the labs…")
@@ -502,10 +503,14 @@ def blocking(bench: Bench) -> list[Row]:
         (base, path): [] for base in (bench.url, bench.plain_url) for path in paths
     }
     samples[bench.url, AGAIN] = []
+    styled: dict[str, list[float]] = {path: [] for path in paths}
     # Long tasks under throttling swing by ±50 % run to run here: more samples.
     for _ in range(max(bench.runs, BLOCKING_RUNS)):
         for (base, path), taken in samples.items():
-            taken.append(blocking_time(bench, base, path))
+            blocked, elements = blocking_time(bench, base, path)
+            taken.append(blocked)
+            if base == bench.url and path in styled:
+                styled[path].append(elements)
     home = median(samples[bench.url, "./"])
     rows = []
     for path, _ in PAGES:
@@ -514,6 +519,20 @@ def blocking(bench: Bench) -> list[Row]:
         rows.append(ratio_row(blocking.rows[len(rows)], page, plain, "ms", 1.2))
     again = median(samples[bench.url, AGAIN])
     rows.append(Row(blocking.rows[len(rows)], again, home, "ms", "info", True))
+    # The style work behind those times, counted rather than timed: it hardly
+    # varies run to run, so it shows what a change did where the times wander.
+    home_styled = median(styled["./"])
+    for path, _ in PAGES:
+        rows.append(
+            Row(
+                blocking.rows[len(rows)],
+                median(styled[path]),
+                home_styled,
+                "elements",
+                "info",
+                True,
+            )
+        )
     return rows
 
 
@@ -826,7 +845,9 @@ BLOCKING_RUNS = 7
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
 
 
-def blocking_time(bench: Bench, url: str, path: str) -> float:
+def blocking_time(bench: Bench, url: str, path: str) -> tuple[float, int]:
+    """The page's blocking time at load (ms), and how many elements the browser
+    styled meanwhile (each restyle counts every element it styles)."""
     with fresh_page(bench, url, viewport={"width": 412, "height": 823}) as page:
         session = page.context.new_cdp_session(page)
         session.send("Emulation.setCPUThrottlingRate", {"rate": 4})
@@ -850,12 +871,14 @@ def blocking_time(bench: Bench, url: str, path: str) -> float:
         and e["args"].get("name") == "CrRendererMain"
         and e["pid"] in page_processes
     }
-    tasks = [
-        e["dur"] / 1000
-        for e in events
-        if e.get("name") == "RunTask" and e.get("ph") == "X" and (e["pid"], e["tid"]) in mains
-    ]
-    return sum(duration - 50 for duration in tasks if duration > 50)
+    main = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in mains]
+    tasks = [e["dur"] / 1000 for e in main if e["name"] == "RunTask"]
+    styled = sum(
+        (e.get("args") or {}).get("elementCount") or 0
+        for e in main
+        if e["name"] == "UpdateLayoutTree"
+    )
+    return sum(duration - 50 for duration in tasks if duration > 50), styled
 
 
 def revisits(bench: Bench, profiles: Path, link: dict | None):
