@@ -119,26 +119,17 @@ function layout(data, plotWidth, labels, maxHeight) {
   };
 }
 
-// Axis labels and the chart's title: plain numbers, at most a few decimals.
-// Made on first use: a page's first Intl formatter loads locale data, which
-// would cost every page load tens of milliseconds for a chart not yet drawn.
-const formats = {};
+// Axis labels and the chart's title: plain numbers with at most `digits`
+// decimals and no trailing zeros ("0.5", "-30", "11"), rounded on the
+// number's exact value as Python's format_reward (lab/sim/render.py) rounds
+// the tables' numbers (an exact half, such as 0.125, goes away from zero here
+// and to even in Python). Not Intl.NumberFormat: a page's first formatter
+// loads locale data, a task of about 65 ms at 4x CPU, which landed in the
+// page's load or in the frame that draws the first curve.
 function format(digits, v) {
-  formats[digits] ??= new Intl.NumberFormat("en", {
-    maximumFractionDigits: digits,
-    useGrouping: false,
-  });
-  return formats[digits].format(v);
-}
-
-/**
- * Make the chart's number formats now, while the page is idle: the first one
- * loads the locale's data (about 20 ms), which would otherwise land in the
- * frame that reveals the results and draws the first curve, making it a long task.
- */
-export function prepareFormats() {
-  format(2, 0);
-  format(4, 0);
+  if (!Number.isFinite(v)) return String(v);
+  const rounded = Number(Math.abs(v).toFixed(digits));
+  return (v < 0 && rounded !== 0 ? "-" : "") + String(rounded);
 }
 
 function fmt(v) {

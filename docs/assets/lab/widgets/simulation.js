@@ -12,7 +12,7 @@ import { getRuntime } from "../client.js";
 import { CARD_MAX_HEIGHT, standalone, svg } from "../shared/line-chart.js";
 import { cardPlot, Run, RunLab, restartedText } from "../shared/run-lab.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
-import { CurveChart, prepareFormats } from "./simulation-curve.js";
+import { CurveChart } from "./simulation-curve.js";
 
 // Why a run was stopped.
 const Cause = Object.freeze({ STOP: "stop", TIME_LIMIT: "time-limit" });
@@ -83,8 +83,6 @@ export default class SimulationLab extends RunLab {
       signal: this.signal,
     });
     this.ready();
-    // Safari has no requestIdleCallback: there the formats are made on first use.
-    globalThis.requestIdleCallback?.(prepareFormats, { timeout: 5000 });
   }
 
   /** The learning curve again, on a card: the lab's caption and key, then the chart. */
