@@ -28,6 +28,7 @@ from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
 from lesson_hooks.fences.task import parse_page
 from lesson_hooks.support.paths import ROOT
+from tests.support.parallel import parallel_map
 
 SEEDS = 200  # seeds 0-199
 BLOCK = 20  # a guided task's 20 seeds
@@ -39,7 +40,8 @@ NOT_TRAINING = ("seed", "seeds", "compare_alone", "compare_communication")
 @functools.cache
 def _outcomes(training: str, method: str) -> tuple[dict, ...]:
     params = validate_lm_params(json.loads(training))
-    return tuple(seed_outcome(dataclasses.replace(params, seed=s), method) for s in range(SEEDS))
+    runs = [dataclasses.replace(params, seed=s) for s in range(SEEDS)]
+    return tuple(parallel_map(functools.partial(seed_outcome, method=method), runs))
 
 
 def outcomes(params: LMParams | dict, method: str = "learned") -> tuple[dict, ...]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from lab.guided.tasks import matching_options
 from lesson_hooks.fences.task import FENCE_INFO, Task, parse_page
 from lesson_hooks.support.paths import ROOT
 from tests.support.pages import simulation_pages_say
+from tests.support.parallel import parallel_map
 
 PAGE = ROOT / "docs" / "simulation.md"
 SEEDS, BLOCK = 200, 20
@@ -37,15 +37,19 @@ def _key(params: dict[str, Any]) -> str:
     return json.dumps(full.to_json(), sort_keys=True)
 
 
-@cache
-def _block(key: str, first: int) -> dict[str, Any]:
-    return run_experiment({**json.loads(key), "seed": first, "seeds": BLOCK})
+_BLOCKS: dict[str, list[dict[str, Any]]] = {}
 
 
 def blocks(**params: Any) -> list[dict[str, Any]]:
     """The ten runs of 20 seeds, from 0, 20, ..., 180 (cached: tasks and claims share them)."""
     key = _key(params)
-    return [_block(key, first) for first in range(0, SEEDS, BLOCK)]
+    if key not in _BLOCKS:
+        settings = json.loads(key)
+        _BLOCKS[key] = parallel_map(
+            run_experiment,
+            [{**settings, "seed": first, "seeds": BLOCK} for first in range(0, SEEDS, BLOCK)],
+        )
+    return _BLOCKS[key]
 
 
 def rows(**params: Any) -> list[dict[str, Any]]:
@@ -60,15 +64,18 @@ def settled(method: str, **params: Any) -> list[str]:
     return [r["settled_on"][method][-1] for r in rows(**params)]
 
 
-@cache
-def _single(key: str, seed: int) -> dict[str, Any]:
-    return run_experiment({**json.loads(key), "seed": seed})
+_SINGLES: dict[str, list[dict[str, Any]]] = {}
 
 
 def singles(**params: Any) -> list[dict[str, Any]]:
     """Seeds 0-199 each run on its own: what a task about one seed, and the partners, read."""
     key = _key(params)
-    return [_single(key, seed) for seed in range(SEEDS)]
+    if key not in _SINGLES:
+        settings = json.loads(key)
+        _SINGLES[key] = parallel_map(
+            run_experiment, [{**settings, "seed": seed} for seed in range(SEEDS)]
+        )
+    return _SINGLES[key]
 
 
 def partners(**params: Any) -> list[dict[str, dict[str, Any]]]:
