@@ -1,4 +1,4 @@
-"""MkDocs hook: the teacher's page, the home page's total time, the lesson's own estimate.
+"""MkDocs hook: the teacher's page, the home page's total time, each page's reading time.
 
 What these show is measured at build time from the pages themselves, so it
 cannot drift from them: each page's words (its Markdown's prose, without code,
@@ -55,7 +55,7 @@ LAB_NAMES = {
 }
 # Pages a reader consults rather than reads through: listed, not in the total.
 REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
-MARKERS = ("pages", "total-time", "lesson-time", "experiments", "answers")
+MARKERS = ("pages", "total-time", "lesson-time", "read-time", "experiments", "answers")
 _MARKER = re.compile(r"^<!-- generated: (?P<name>[\w-]+) -->[ \t]*$", re.MULTILINE)
 
 _FENCED = re.compile(r"^([ \t>]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -312,6 +312,15 @@ def _lesson_time(page: Page) -> Markup:
     )
 
 
+def _read_time(page: Page) -> str:
+    """The line under a page's title (our pages'; the lesson's is its author's): Markdown."""
+    info = next(i for i in _site if i.src_uri == page.file.src_uri)
+    line = f":material-clock-outline: {math.ceil(info.words / WORDS_PER_MINUTE)} min read"
+    if info.timed and info.labs:
+        line += f", about {info.minutes} min with its labs"
+    return f"{line}\n{{ .lesson-meta }}"
+
+
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     def replace(match: re.Match[str]) -> str:
         name = match["name"]
@@ -327,10 +336,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             "pages": lambda: join([_pages_table(page), _rule()], "\n"),
             "total-time": lambda: _total_time(page),
             "lesson-time": lambda: _lesson_time(page),
+            "read-time": lambda: _read_time(page),
             "experiments": lambda: _experiments(page),
             "answers": lambda: _answers(page),
         }[name]()
-        # A raw HTML block of its own: blank lines around it.
+        # A block of its own (raw HTML, or a paragraph): blank lines around it.
         return f"\n{made}\n"
 
     return _MARKER.sub(replace, markdown)

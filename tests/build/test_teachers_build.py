@@ -83,6 +83,25 @@ def test_the_lesson_keeps_the_authors_time_and_gives_the_sites_beside_it(
         assert lab in estimate
 
 
+def test_each_of_our_pages_gives_its_reading_time_and_its_time_with_labs(
+    site: BuiltSite,
+) -> None:
+    # The lesson's line is its author's (above); the others are measured, like the
+    # teacher's table, so a page that grows cannot keep an old estimate.
+    for file in TIMED.keys() - {"lesson.md"}:
+        url = file.removesuffix(".md") + "/"
+        meta = article(site, url).find_all("p", "lesson-meta")
+        text = source(file)
+        reading = math.ceil(count_words(text) / WORDS_PER_MINUTE)
+        labs = find_lab_fences(text, f"docs/{file}")
+        if not labs and not meta:
+            continue  # a page without labs need not say its time (the summary)
+        expected = f"{reading} min read" + (
+            f", about {minutes(file)} min with its labs" if labs else ""
+        )
+        assert [m.text().strip() for m in meta] == [expected], file
+
+
 def test_every_guided_experiment_is_linked_with_its_settings(site: BuiltSite) -> None:
     page = article(site, "teachers/")
     items = page.find("ol", "lesson-teachers__experiments").find_all("li")
