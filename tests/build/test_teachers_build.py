@@ -1,4 +1,4 @@
-"""The teacher's page, the home page's total and the lesson's own estimate, as built.
+"""The teacher's page, the home total, the lesson's estimate and our reading times, as built.
 
 Each is checked against the pages' own sources, measured here independently of
 the hook's tables, so the page cannot drift from what students see.
