@@ -148,6 +148,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def _info(src_uri: str) -> PageInfo:
+    return next(i for i in _site if i.src_uri == src_uri)
+
+
 def total_minutes() -> int:
     return sum(info.minutes for info in _site if info.timed)
 
@@ -288,7 +292,7 @@ def _answers(page: Page) -> Markup:
 
 
 def _total_time(page: Page) -> Markup:
-    teachers = next(i for i in _site if i.src_uri == "teachers.md")
+    teachers = _info("teachers.md")
     return el(
         "p",
         {"class": "lesson-total-time"},
@@ -300,7 +304,7 @@ def _total_time(page: Page) -> Markup:
 
 
 def _lesson_time(page: Page) -> Markup:
-    info = next(i for i in _site if i.src_uri == page.file.src_uri)
+    info = _info(page.file.src_uri)
     labs = [kind for kind, _ in info.labs]
     return el(
         "p",
@@ -314,7 +318,7 @@ def _lesson_time(page: Page) -> Markup:
 
 def _read_time(page: Page) -> str:
     """The line under a page's title (our pages'; the lesson's is its author's): Markdown."""
-    info = next(i for i in _site if i.src_uri == page.file.src_uri)
+    info = _info(page.file.src_uri)
     line = f":material-clock-outline: {math.ceil(info.words / WORDS_PER_MINUTE)} min read"
     if info.timed and info.labs:
         line += f", about {info.minutes} min with its labs"

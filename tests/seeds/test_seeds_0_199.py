@@ -37,19 +37,21 @@ def _key(params: dict[str, Any]) -> str:
     return json.dumps(full.to_json(), sort_keys=True)
 
 
-_BLOCKS: dict[str, list[dict[str, Any]]] = {}
+_RUNS: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+
+def _runs(params: dict[str, Any], seeds: list[dict[str, int]]) -> list[dict[str, Any]]:
+    """A run at these settings for each of ``seeds`` (cached: tasks and claims share them)."""
+    key = (_key(params), json.dumps(seeds))
+    if key not in _RUNS:
+        settings = json.loads(key[0])
+        _RUNS[key] = parallel_map(run_experiment, [{**settings, **s} for s in seeds])
+    return _RUNS[key]
 
 
 def blocks(**params: Any) -> list[dict[str, Any]]:
-    """The ten runs of 20 seeds, from 0, 20, ..., 180 (cached: tasks and claims share them)."""
-    key = _key(params)
-    if key not in _BLOCKS:
-        settings = json.loads(key)
-        _BLOCKS[key] = parallel_map(
-            run_experiment,
-            [{**settings, "seed": first, "seeds": BLOCK} for first in range(0, SEEDS, BLOCK)],
-        )
-    return _BLOCKS[key]
+    """The ten runs of 20 seeds, from 0, 20, ..., 180."""
+    return _runs(params, [{"seed": first, "seeds": BLOCK} for first in range(0, SEEDS, BLOCK)])
 
 
 def rows(**params: Any) -> list[dict[str, Any]]:
@@ -64,18 +66,9 @@ def settled(method: str, **params: Any) -> list[str]:
     return [r["settled_on"][method][-1] for r in rows(**params)]
 
 
-_SINGLES: dict[str, list[dict[str, Any]]] = {}
-
-
 def singles(**params: Any) -> list[dict[str, Any]]:
     """Seeds 0-199 each run on its own: what a task about one seed, and the partners, read."""
-    key = _key(params)
-    if key not in _SINGLES:
-        settings = json.loads(key)
-        _SINGLES[key] = parallel_map(
-            run_experiment, [{**settings, "seed": seed} for seed in range(SEEDS)]
-        )
-    return _SINGLES[key]
+    return _runs(params, [{"seed": seed} for seed in range(SEEDS)])
 
 
 def partners(**params: Any) -> list[dict[str, dict[str, Any]]]:
