@@ -11,6 +11,7 @@ import datetime
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -330,11 +331,16 @@ def selected(only: str | None) -> list[Measure]:
 
 
 def run(
-    runs: int, out: Callable[[str], None], rows: list[Row], only: str | None = None
+    runs: int,
+    out: Callable[[str], None],
+    rows: list[Row],
+    only: str | None = None,
+    browser_info: dict[str, str] | None = None,
 ) -> float | None:
     """Measure into ``rows`` (so what was measured survives a later failure).
 
-    Returns the machine's bare Pyodide boot in ms (``None`` if it failed).
+    Returns the machine's bare Pyodide boot in ms (``None`` if it failed);
+    ``browser_info`` receives the Chromium version.
     """
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -359,6 +365,8 @@ def run(
                 (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
                 with sync_playwright() as p:
                     browser = p.chromium.launch(**chromium.launch_args(p))
+                    if browser_info is not None:
+                        browser_info["chromium"] = browser.version
                     bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out)
                     try:
                         take_all(bench, selected(only), rows)
@@ -910,6 +918,74 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+#: Where each run's table is written, for the contributor's guide.
+RESULTS = ROOT / "contributing" / "benchmark-results.md"
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What a run's figures depend on: cores, memory, CPU model, browser."""
+
+    cores: int
+    memory: str
+    cpu: str
+    chromium: str | None = None
+
+
+def _proc_field(text: str, name: str) -> str | None:
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() == name:
+            return value.strip()
+    return None
+
+
+def machine(chromium: str | None = None, proc: Path = Path("/proc")) -> Machine:
+    """This machine, read from ``/proc`` (``unknown`` where it says nothing)."""
+
+    def read(name: str) -> str:
+        try:
+            return (proc / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity else os.cpu_count() or 0
+    total = _proc_field(read("meminfo"), "MemTotal")  # "16318440 kB"
+    if total and total.split()[0].isdigit():
+        memory = f"{int(total.split()[0]) / 1024**2:.1f} GiB"
+    else:
+        memory = "unknown"
+    cpu = _proc_field(read("cpuinfo"), "model name") or "unknown"
+    return Machine(cores, memory, cpu, chromium)
+
+
+def results_markdown(
+    rows: list[Row], when: datetime.datetime, command: str, machine: Machine, speed: str
+) -> str:
+    """The run's table as a Markdown page: when, how, on what machine, then the rows."""
+    met = sum(1 for row in rows if row.failed is None and row.met)
+    failed = sum(1 for row in rows if row.failed is not None)
+    return "\n".join(
+        [
+            "# Benchmark results",
+            "",
+            "Written by `./dev bench` (`tools/bench.py`), overwritten by each run; what the",
+            "rows measure and why the goals are what they are is in [benchmark.md](benchmark.md).",
+            "",
+            f"- **Date**: {when:%Y-%m-%d %H:%M}",
+            f"- **Command**: `{command}`",
+            f"- **Machine**: {machine.cores} cores, {machine.memory} of memory, {machine.cpu}",
+            f"- **Browser**: headless Chromium {machine.chromium or '(version not read)'}",
+            f"- **Speed**: {speed}",
+            f"- **Rows**: {len(rows)}, goal met in {met}, failed {failed}",
+            "",
+            table(rows),
+            "",
+        ]
+    )
+
+
 def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -923,8 +999,9 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[Row] = []
     bare: float | None = None
+    browser_info: dict[str, str] = {}
     try:
-        bare = run(args.runs, progress, rows, args.only)
+        bare = run(args.runs, progress, rows, args.only, browser_info)
     finally:
         # Every row, measured or not: what a crash left unmeasured is listed as failed.
         listed = {row.name for row in rows}
@@ -940,6 +1017,12 @@ def main() -> None:
             f"{os.cpu_count()} cores, headless Chromium; this machine's speed: {speed}\n"
         )
         print(table(rows))
+        command = shlex.join(["./dev", "bench", *sys.argv[1:]])
+        this = machine(browser_info.get("chromium"))
+        RESULTS.write_text(
+            results_markdown(rows, datetime.datetime.now(), command, this, speed), encoding="utf-8"
+        )
+        print(f"\n==> {RESULTS.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from lab.kinds import KINDS
 from tools.bench import (
     MEASURES,
+    RESULTS,
     STOP_ROWS,
     Bench,
+    Machine,
     Measure,
     Missing,
     Row,
+    machine,
     no_lab,
     plain_configs,
+    results_markdown,
     selected,
     table,
     take_all,
@@ -78,3 +83,35 @@ def test_only_selects_the_measures_naming_it_after_what_their_ratios_need() -> N
     # Stop, interrupted and restarted, and the time limit the same way, each once.
     names = [row for measure in MEASURES for row in measure.rows]
     assert all(names.count(name) == 1 for name in STOP_ROWS.values())
+
+
+def test_the_results_page_names_its_date_command_machine_and_holds_the_table() -> None:
+    rows = [
+        Row("fast", 1.0, 2.0, "ms", "≤ 1", True),
+        Row("slow", None, None, "", "", False, "Timeout"),
+    ]
+    this = Machine(2, "3.8 GiB", "Example CPU @ 2.00GHz", "131.0.6778.85")
+    when = datetime.datetime(2026, 12, 4, 9, 30)
+    page = results_markdown(rows, when, "./dev bench --runs 1", this, "a bare boot takes 2500 ms")
+    lines = page.splitlines()
+    assert lines[0] == "# Benchmark results"
+    assert "- **Date**: 2026-12-04 09:30" in lines
+    assert "- **Command**: `./dev bench --runs 1`" in lines
+    assert "- **Machine**: 2 cores, 3.8 GiB of memory, Example CPU @ 2.00GHz" in lines
+    assert "- **Browser**: headless Chromium 131.0.6778.85" in lines
+    assert "- **Rows**: 2, goal met in 1, failed 1" in lines
+    assert table(rows) in page and page.endswith("\n")
+    assert "[benchmark.md](benchmark.md)" in page
+    assert RESULTS.parent.name == "contributing" and (RESULTS.parent / "benchmark.md").exists()
+
+
+def test_the_machine_is_read_from_proc_and_unknown_where_it_says_nothing(tmp_path: Path) -> None:
+    (tmp_path / "meminfo").write_text("MemTotal:        4194304 kB\nMemFree: 1 kB\n")
+    (tmp_path / "cpuinfo").write_text("processor\t: 0\nmodel name\t: Example CPU\n")
+    found = machine("120.0", proc=tmp_path)
+    assert (found.memory, found.cpu, found.chromium) == ("4.0 GiB", "Example CPU", "120.0")
+    assert found.cores >= 1
+    empty = machine(proc=tmp_path / "missing")
+    assert (empty.memory, empty.cpu, empty.chromium) == ("unknown", "unknown", None)
+    page = results_markdown([], datetime.datetime(2026, 1, 1), "./dev bench", empty, "")
+    assert "headless Chromium (version not read)" in page
