@@ -9,7 +9,6 @@ with a :class:`Reader`, which fails at the offending node's line in the file
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,9 +18,8 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
 from lab import ParamError
+from lab.core.rules import ID, ID_WORDS
 
-#: A slug-like id: lower-case words joined by single hyphens.
-SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 #: YAML's tag for an empty value.
 NULL_TAG = "tag:yaml.org,2002:null"
 
@@ -197,14 +195,10 @@ class Reader:
         return text
 
     def slug(self, entry: tuple[yaml.Node, yaml.Node], example: str) -> str:
-        """The block's ``id``: a slug, since it names elements and files."""
+        """The block's ``id``, which names elements and files: :data:`lab.core.rules.ID`."""
         value = self.text(*entry, "`id`")
-        if not SLUG.match(value):
-            raise self.fail(
-                entry[1],
-                f"`id` {value!r} must be lowercase letters, digits and single hyphens "
-                f"(like {example}).",
-            )
+        if not ID.fullmatch(value):
+            raise self.fail(entry[1], f"`id` {value!r} must be {ID_WORDS} (like {example}).")
         return value
 
     def flag(self, key: yaml.Node, value: yaml.Node, where: str = "") -> bool:

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from lab import ParamError, param_spec, run_experiment, validate_params
-from lab.core.params import field_hint
+from lab.core.params import field_hint, field_used
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
 from tests.browser.support import (
     CLIPPED,
@@ -331,10 +331,7 @@ def test_every_field_of_the_spec_is_on_the_form_with_its_choice_texts(page: Page
     field(lab, "Reward table").select_option("penalty")
     for name, spec in param_spec().items():
         box = lab.locator(f'[data-lab-field-box="{name}"]')
-        shown = all(
-            (validate_params().to_json() | {"table": "penalty"}).get(other) in values
-            for other, values in spec.get("used_when", {}).items()
-        )
+        shown = field_used(spec, validate_params().to_json() | {"table": "penalty"})
         if shown:
             expect(box).to_be_visible()
         else:

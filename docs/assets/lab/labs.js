@@ -11,9 +11,12 @@
 //
 // A lab's kind is its element's data-lab, written by the build from the
 // registry (lab/kinds.py); its widget is widgets/<kind>.js, whose default
-// export is the lab's class. Only a slug names a module: the attribute never
-// becomes a path of any other shape.
-const KIND = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+// export is the lab's class. Only a name of Python's rule (lab/core/rules.py,
+// handed over in rules.js) names a module: the attribute never becomes a path
+// of any other shape.
+import { ID_PATTERN } from "./rules.js";
+
+const KIND = new RegExp(`^(?:${ID_PATTERN})$`);
 
 const widget = (kind) => import(`./widgets/${kind}.js`);
 

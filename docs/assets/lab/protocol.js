@@ -23,8 +23,12 @@ export const Request = Object.freeze({ BOOT: "boot", CALL: "call" });
 /** The error kind of a fatal Python error (out of memory, a crashed interpreter). */
 export const FATAL = "FatalError";
 
-/** The error kind of a call that Stop interrupted: Python's KeyboardInterrupt. */
-export const INTERRUPTED = "KeyboardInterrupt";
+// The error kinds the page tells apart that Python names, as the build hands
+// them over (rules.js, made from lab/core/rules.py): INTERRUPTED, a call that
+// Stop interrupted (Python's KeyboardInterrupt); PARAM_ERROR, refused settings,
+// whose `fields` (and a table's `cells`) say which and why. And LINK_SETTINGS:
+// what separates a settings link's target (an element id) from its settings.
+export { INTERRUPTED, LINK_SETTINGS, PARAM_ERROR } from "./rules.js";
 
 /** What the page writes into the interrupt buffer to stop Python (signal.SIGINT). */
 export const SIGINT = 2;

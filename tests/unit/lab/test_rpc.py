@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 from lab import rpc
 from lab.core.errors import LabError
-from tests.conftest import ROOT
+from lab.core.rules import INTERRUPTED
 
 
 def call(name: str, args: object, progress=None) -> dict:
@@ -49,15 +48,14 @@ def test_an_unexpected_error_carries_a_traceback(monkeypatch) -> None:
 
 def test_a_stopped_call_answers_as_interrupted_without_a_traceback(monkeypatch) -> None:
     """Stop raises KeyboardInterrupt in Python (the page's interrupt buffer); the reply
-    is the one the page waits for (protocol.js's INTERRUPTED), with nothing to format."""
+    is the one the page waits for (INTERRUPTED, which the page imports from the build's
+    rules.js), with nothing to format."""
 
     def loop(args, progress):
         raise KeyboardInterrupt
 
     monkeypatch.setitem(rpc.CALLS, "loop", loop)
-    protocol = (ROOT / "docs" / "assets" / "lab" / "protocol.js").read_text(encoding="utf-8")
-    (interrupted,) = re.findall(r'export const INTERRUPTED = "(\w+)";', protocol)
-    assert call("loop", {}) == {"error": {"kind": interrupted, "message": "Stopped."}}
+    assert call("loop", {}) == {"error": {"kind": INTERRUPTED, "message": "Stopped."}}
 
 
 def test_progress_reaches_the_caller(monkeypatch) -> None:

@@ -19,9 +19,11 @@
 // calls ready(), and overrides the hooks below (starting, progressed,
 // finished, ended, stopped, failed) for what only it shows.
 import { getRuntime, StoppedError } from "../client.js";
+import { PARAM_ERROR } from "../protocol.js";
 import { announceRunEnd, answerRunRequests, reportRunProgress } from "./run-request.js";
 import { ShareLink } from "./share-link.js";
 import { mountLabStatus } from "./status.js";
+import { fieldUsed } from "./used-when.js";
 
 export const Run = Object.freeze({
   IDLE: "idle",
@@ -174,18 +176,18 @@ export class RunLab {
 
   /** Show only the fields the current settings use (the spec's used_when). */
   #showUsedFields() {
+    const values = this.#values();
     for (const [name, field] of this.#fields) {
-      field.box.hidden = !this.#used(field);
+      field.box.hidden = !fieldUsed(field.usedWhen, values);
       if (field.box.hidden) this.setError(name, "");
     }
   }
 
-  #used({ usedWhen }) {
-    if (!usedWhen) return true;
-    return Object.entries(usedWhen).every(([other, values]) => {
-      const field = this.#fields.get(other);
-      return field !== undefined && values.map(String).includes(String(this.#value(field)));
-    });
+  /** Every control's value as the reader left it, by field. */
+  #values() {
+    const values = {};
+    for (const [name, field] of this.#fields) values[name] = this.#value(field);
+    return values;
   }
 
   /** A control's value as the reader left it; Python decides whether it is valid. */
@@ -206,9 +208,10 @@ export class RunLab {
 
   /** The form as Python's validator takes it: every field the settings use. */
   read() {
+    const values = this.#values();
     const params = {};
     for (const [name, field] of this.#fields) {
-      if (this.#used(field)) params[name] = this.#value(field);
+      if (fieldUsed(field.usedWhen, values)) params[name] = values[name];
     }
     return params;
   }
@@ -321,7 +324,7 @@ export class RunLab {
     if (err instanceof StoppedError) {
       this.setRun(Run.STOPPED);
       this.stopped(err);
-    } else if (err?.kind === "ParamError" && err.fields) {
+    } else if (err?.kind === PARAM_ERROR && err.fields) {
       this.#refuse(err);
     } else {
       this.setRun(Run.ERROR);

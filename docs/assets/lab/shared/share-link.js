@@ -12,6 +12,7 @@
 // field for the reader to copy), "refused" (no link: the form needs fixing),
 // "applied" (a link's settings are in the form).
 import { getRuntime, State, savingData } from "../client.js";
+import { LINK_SETTINGS, PARAM_ERROR } from "../protocol.js";
 import { setControls } from "./run-request.js";
 
 export class ShareLink {
@@ -61,7 +62,7 @@ export class ShareLink {
         params: lab.read(),
       });
     } catch (err) {
-      if (err?.kind === "ParamError" && err.fields) {
+      if (err?.kind === PARAM_ERROR && err.fields) {
         const { first, unplaced } = lab.showErrors(err.fields, err.cells);
         const count = Object.keys(err.fields).length;
         const settings = count === 1 ? "1 setting needs" : `${count} settings need`;
@@ -126,8 +127,8 @@ export class ShareLink {
   /** The element this address opens at, when it is this lab or one of its guided experiments. */
   #target() {
     const fragment = location.hash.slice(1);
-    if (!fragment.includes("?")) return null; // a plain anchor: no settings
-    const id = decodeURIComponent(fragment.split("?", 1)[0]);
+    if (!fragment.includes(LINK_SETTINGS)) return null; // a plain anchor: no settings
+    const id = decodeURIComponent(fragment.split(LINK_SETTINGS, 1)[0]);
     const root = this.#lab.root;
     if (id === root.id) return root;
     const element = document.getElementById(id);
