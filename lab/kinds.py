@@ -1,84 +1,129 @@
-"""The one registry of lab kinds: everything else that lists them is derived from here.
+"""The one declaration of the lab kinds: everything else that lists them is derived from here.
 
 A kind's ``name`` is its block's fence (```` ```lab-<name> ````), its markup's
-``data-lab`` and its widget's file (``docs/assets/lab/widgets/<name>.js``);
-``package`` is the subpackage of ``lab`` whose ``rpc`` module holds the calls
-its widget makes (:mod:`lab.rpc` merges them); a kind with a ``runner`` is a
-lab a guided experiment can run (:mod:`lab.guided`, ``lesson_hooks`` tasks).
-Adding a kind is one package here, one fence module and one widget file.
+``data-lab``, its widget (``docs/assets/lab/widgets/<name>.js``) and its
+stylesheet beside it (``<name>.css``). The rest of a kind is declared here
+too: the calls its widget makes in the worker, the build's module for its
+block, the teacher's page's word and minutes for it, where its ids must be
+unique, and, for a lab a guided experiment can run, its :class:`Runner`.
+
+The registry sits above the kinds it lists: it imports each kind's package by
+name, and nothing in those packages imports it. The build
+(``lesson_hooks/fences/sitewide.py``), the teacher's page, the benchmark and the
+tests read :data:`KINDS`; ``mkdocs.yml`` holds the one copy a tool needs of its
+own (``custom_fences``, which Zensical reads too), and the build refuses a copy
+that differs. ``./dev new-lab NAME`` adds a kind: see
+``contributing/adding-a-lab-kind.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
 
-from lab.core.tables import Figure
-from lab.lm import export as lm_export
-from lab.lm import lm_param_spec, run_language_models, validate_lm_params
-from lab.sim import export as sim_export
-from lab.sim import param_spec, run_experiment, validate_params
+from lab.core.rpc import Call
+from lab.core.runner import Runner
+from lab.experiment import rpc as experiment_rpc
+from lab.graded import rpc as graded_rpc
+from lab.lm import rpc as lm_rpc
+from lab.lm.runner import RUNNER as LM_RUNNER
+from lab.sim import rpc as sim_rpc
+from lab.sim.runner import RUNNER as SIM_RUNNER
 
-__all__ = ["KINDS", "RUNNERS", "Kind", "Runner"]
+__all__ = ["KINDS", "RUNNERS", "Kind", "Runner", "Scope", "kind_named"]
 
-
-@dataclass(frozen=True)
-class Runner:
-    """How a run-style lab checks its settings, runs, describes its settings, and
-    writes its results as files (:mod:`lab.export`)."""
-
-    validate: Callable[[Any], Any]
-    run: Callable[..., dict[str, Any]]
-    spec: Callable[[], dict[str, dict[str, Any]]]
-    #: One CSV row per seed and method; the learning curve as CSV.
-    rows: Callable[[Mapping[str, Any]], str]
-    curve: Callable[[Mapping[str, Any]], str]
-    #: The charts Python draws as files.
-    figures: tuple[Figure, ...] = ()
+#: Where a kind's ``id`` must be unique: across the site, or on its page.
+Scope = Literal["site", "page"]
 
 
 @dataclass(frozen=True)
 class Kind:
     name: str
-    #: The subpackage whose ``rpc.CALLS`` the widget calls; ``None`` for a kind
-    #: rendered wholly at build time.
-    package: str | None
-    #: Whether the page gets a widget (``widgets/<name>.js``) for it.
+    #: The teacher's page's word for one block of this kind ("quiz", "simulation lab").
+    title: str
+    #: A reader's minutes on one block, beyond its page's words (the pages' times).
+    minutes: int
+    #: The build's module for the block (``lesson_hooks/fences/``), holding its ``FENCE``.
+    fence: str
+    #: Where its ``id`` must be unique (``None``: it has none); what a repeated id calls it.
+    ids: Scope | None = "page"
+    noun: str = "lab"
+    #: The calls its widget makes in the worker (its package's ``rpc.CALLS``).
+    calls: Mapping[str, Call] = field(default_factory=dict)
+    #: Whether the page gets ``widgets/<name>.js`` and ``widgets/<name>.css`` for it.
     widget: bool = True
+    stylesheet: bool = True
     runner: Runner | None = None
+
+    @property
+    def fence_name(self) -> str:
+        """The block's fence: ```` ```lab-<name> ````."""
+        return f"lab-{self.name}"
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("mapping", "lab.graded"),
-    Kind("quiz", "lab.graded"),
-    Kind("task", "lab.guided"),
+    Kind(
+        "mapping",
+        "Visual Lab",
+        5,
+        "lesson_hooks.fences.mapping",
+        ids="site",
+        noun="exercise",
+        calls=graded_rpc.CALLS,
+    ),
+    Kind(
+        "quiz",
+        "quiz",
+        5,
+        "lesson_hooks.fences.quiz",
+        ids="site",
+        noun="quiz",
+        calls=graded_rpc.CALLS,
+    ),
+    Kind(
+        "experiment",
+        "guided experiment",
+        3,
+        "lesson_hooks.fences.experiment",
+        ids="site",
+        noun="experiment",
+        calls=experiment_rpc.CALLS,
+    ),
     Kind(
         "simulation",
-        "lab.sim",
-        runner=Runner(
-            validate_params,
-            run_experiment,
-            param_spec,
-            sim_export.rows_csv,
-            sim_export.curve_csv,
-            sim_export.FIGURES,
-        ),
+        "simulation lab",
+        10,
+        "lesson_hooks.fences.simulation",
+        calls=sim_rpc.CALLS,
+        runner=SIM_RUNNER,
     ),
     Kind(
         "language-models",
-        "lab.lm",
-        runner=Runner(
-            validate_lm_params,
-            run_language_models,
-            lm_param_spec,
-            lm_export.rows_csv,
-            lm_export.curve_csv,
-        ),
+        "language-model lab",
+        10,
+        "lesson_hooks.fences.language_models",
+        calls=lm_rpc.CALLS,
+        runner=LM_RUNNER,
     ),
-    # One episode of the simulation, run and rendered at build time.
-    Kind("episode", None, widget=False),
+    # One episode of the simulation, run and rendered at build time: no widget.
+    Kind(
+        "worked-example",
+        "worked example",
+        3,
+        "lesson_hooks.fences.worked_example",
+        ids=None,
+        widget=False,
+    ),
 )
 
 #: The labs a guided experiment can run, by kind.
 RUNNERS: Mapping[str, Runner] = {kind.name: kind.runner for kind in KINDS if kind.runner}
+
+
+def kind_named(name: str) -> Kind:
+    """The kind called ``name`` (a ``KeyError`` names the kinds there are)."""
+    for kind in KINDS:
+        if kind.name == name:
+            return kind
+    raise KeyError(f"no lab kind {name!r}; the kinds are {', '.join(k.name for k in KINDS)}")

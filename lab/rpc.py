@@ -1,22 +1,24 @@
 """The calls the browser may make into ``lab``, by name, JSON in and JSON out.
 
 Each lab kind's package lists its own calls (``lab/<package>/rpc.py``, named in
-:data:`lab.kinds.KINDS`); they are merged here. The worker calls
+:data:`lab.kinds.KINDS`); they are merged here, with the settings links' two
+calls, which serve every run-style lab by its kind. The worker calls
 :func:`dispatch`; CPython tests call it too, so both runtimes exercise the same
 path. Replies are ``{"result": ...}`` or ``{"error": ...}``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import traceback
+from collections.abc import Mapping
 from typing import Any
 
-from lab import share
 from lab.core.errors import LabError
+from lab.core.links import link_fragment, read_link
 from lab.core.rpc import Call, Progress
-from lab.kinds import KINDS
+from lab.core.runner import Runner
+from lab.kinds import KINDS, RUNNERS
 
 __all__ = ["CALLS", "dispatch"]
 
@@ -25,14 +27,30 @@ def _ping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return {"pong": args.get("value")}
 
 
+def _runner(args: Mapping[str, Any]) -> Runner:
+    kind = args.get("kind")
+    if not isinstance(kind, str) or kind not in RUNNERS:
+        raise LabError(f"No run-style lab of kind {kind!r}.")
+    return RUNNERS[kind]
+
+
+def _link(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    """``{"kind", "target", "params"}``: ``{"fragment"}``, or the form's refusals."""
+    return {"fragment": link_fragment(_runner(args), str(args.get("target")), args.get("params"))}
+
+
+def _read(args: dict[str, Any], progress: Progress) -> dict[str, Any] | None:
+    """``{"kind", "fragment"}``: :func:`lab.core.links.read_link`'s answer."""
+    return read_link(_runner(args), str(args.get("fragment", "")))
+
+
 def _calls() -> dict[str, Call]:
     # The settings links serve every run-style lab, so they belong to no one kind.
-    calls: dict[str, Call] = {"ping": _ping, **share.CALLS}
-    packages = dict.fromkeys(kind.package for kind in KINDS if kind.package)
-    for package in packages:
-        for name, call in importlib.import_module(f"{package}.rpc").CALLS.items():
-            if name in calls:
-                raise RuntimeError(f"{package}.rpc: the call {name!r} is defined twice.")
+    calls: dict[str, Call] = {"ping": _ping, "link_fragment": _link, "read_link": _read}
+    for kind in KINDS:
+        for name, call in kind.calls.items():
+            if calls.get(name, call) is not call:
+                raise RuntimeError(f"lab.kinds: {kind.name}'s call {name!r} is defined twice.")
             calls[name] = call
     return calls
 

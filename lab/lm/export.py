@@ -1,4 +1,4 @@
-"""The language-model lab's results as files (offered by :func:`lab.export.exports`)."""
+"""The language-model lab's results as files (offered by :func:`lab.core.export.exports`)."""
 
 from __future__ import annotations
 

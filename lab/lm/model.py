@@ -306,7 +306,7 @@ def _tally(runs: list[dict[str, Any]], method: str) -> dict[str, Any] | None:
         "interval": [_round(x) for x in wilson_interval(counts["optimal"], n)],
         "conventions": dict(sorted(conventions.items(), key=lambda kv: (-kv[1], kv[0]))),
         "mean_expected_reward": _round(math.fsum(o["expected_reward"] for o in outcomes) / n),
-        # Each count with its 95% interval, in the words the page and the tasks' reports use.
+        # Each count with its 95% interval, in the words of the page and the experiments' reports.
         "in_words": {name: describe_count(c, n) for name, c in counts.items()},
     }
 

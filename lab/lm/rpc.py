@@ -3,18 +3,19 @@
 ``run_language_models``: ``{"params", "render"?}``; ``step_language_models``:
 ``{"params", "update", "render"?}``. With ``render`` (the lab's id prefix,
 ``lab-<id>``) the result also carries ``html``: its parts as the page shows them, and
-``exports``, its downloads (:func:`lab.export.exports`).
+``exports``, its downloads (:func:`lab.core.export.exports`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from lab.core.export import exports
 from lab.core.params import ParamError
 from lab.core.rpc import Call, Progress
-from lab.export import exports
 from lab.lm.model import run_language_models, step_language_models
 from lab.lm.render import render_models, render_seeds, render_step
+from lab.lm.runner import RUNNER
 
 __all__ = ["CALLS"]
 
@@ -28,7 +29,7 @@ def _run(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     result = run_language_models(args.get("params"), progress)
     prefix = _prefix(args)
     if prefix:
-        result["exports"] = exports("language-models", result)
+        result["exports"] = exports(RUNNER, result)
         models = {"before": result["before"], "after": result["after"]}
         result["html"] = {
             "models": render_models(models, prefix),

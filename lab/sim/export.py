@@ -1,4 +1,4 @@
-"""The simulation's results as files (offered by :func:`lab.export.exports`)."""
+"""The simulation's results as files (offered by :func:`lab.core.export.exports`)."""
 
 from __future__ import annotations
 

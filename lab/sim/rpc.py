@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from lab.core.export import exports
 from lab.core.rpc import Call, Progress
-from lab.export import exports
 from lab.sim.experiment import run_experiment
 from lab.sim.params import ParamError, SimParams, validate_params
 from lab.sim.render import render_output, render_results
+from lab.sim.runner import RUNNER
 from lab.sim.user_code import last_output, run_with_code
 
 __all__ = ["CALLS"]
@@ -93,7 +94,7 @@ def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     stretch Python spends in the reader's code (the page's time limit). With
     ``{"render": "lab-<id>"}`` the result also carries its parts as the page
     shows them, ``"html"`` (:func:`lab.sim.render.render_results`; ids start
-    with that prefix), and its downloads, ``"exports"`` (:func:`lab.export.exports`).
+    with that prefix), and its downloads, ``"exports"`` (:func:`lab.core.export.exports`).
     """
 
     def report(update: int, partial: dict[str, Any]) -> None:
@@ -111,7 +112,7 @@ def _run_simulation(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
         result = run_with_code(params, code, report, watch=watch)
     prefix = args.get("render")
     if isinstance(prefix, str):
-        result["exports"] = exports("simulation", result)
+        result["exports"] = exports(RUNNER, result)
         result["html"] = render_results(result, prefix)
     return result
 

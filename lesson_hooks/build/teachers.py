@@ -32,27 +32,14 @@ from mkdocs.utils.meta import get_data
 from lab.core.markup import Markup, el, join, void
 from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
-from lesson_hooks.fences.task import inline, settings_text
+from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.support.pages import display_path
 
 WORDS_PER_MINUTE = 200
-# Minutes a reader spends on a lab block of each kind, beyond its page's words.
-LAB_MINUTES = {
-    "mapping": 5,
-    "quiz": 5,
-    "task": 3,
-    "simulation": 10,
-    "language-models": 10,
-    "episode": 3,
-}
-LAB_NAMES = {
-    "mapping": "Visual Lab",
-    "quiz": "quiz",
-    "task": "guided experiment",
-    "simulation": "simulation lab",
-    "language-models": "language-model lab",
-    "episode": "worked example",
-}
+# Minutes a reader spends on a lab block of each kind beyond its page's words, and
+# the kind's name on the teacher's page: declared with the kind (lab/kinds.py).
+LAB_MINUTES = {kind.name: kind.minutes for kind in KINDS}
+LAB_NAMES = {kind.name: kind.title for kind in KINDS}
 # Pages a reader consults rather than reads through: listed, not in the total.
 REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
 MARKERS = ("pages", "total-time", "lesson-time", "read-time", "experiments", "answers")
@@ -71,11 +58,6 @@ _NOT_PROSE = (
     re.compile(r"`[^`\n]*`"),  # inline code
 )
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?")
-
-# A new kind of lab needs its time and its name here before any page can use it.
-_MISSING = sorted({kind.name for kind in KINDS} - LAB_MINUTES.keys() - LAB_NAMES.keys())
-if _MISSING:  # pragma: no cover
-    raise PluginError(f"lesson_hooks/build/teachers.py: no time or name for {_MISSING}")
 
 
 def count_words(markdown: str) -> int:
@@ -216,7 +198,7 @@ def _rule() -> Markup:
 
 
 def _tasks() -> list[tuple[PageInfo, Any]]:
-    return [(info, block) for info in _site for kind, block in info.labs if kind == "task"]
+    return [(info, block) for info in _site for kind, block in info.labs if kind == "experiment"]
 
 
 def _experiments(page: Page) -> Markup:

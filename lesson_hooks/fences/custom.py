@@ -20,15 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from lab.kinds import Kind, kind_named
 from lesson_hooks.fences.base import Fence, FenceError, Page
 from lesson_hooks.fences.scan import find_lab_fences
 
 B = TypeVar("B")
-
-#: Where a kind's ``id`` must be unique: across the site, or on its page.
-Scope = Literal["site", "page"]
 
 
 class Placed(Protocol):
@@ -46,23 +44,31 @@ class Placed(Protocol):
 
 @dataclass(frozen=True)
 class LabFence(Generic[B]):
-    """One kind of lab block: how it is read and rendered, and the scope of its ids."""
+    """One kind of lab block: how it is read and rendered (the rest is its :class:`Kind`)."""
 
+    #: Its name in :data:`lab.kinds.KINDS`, which declares its id scope.
     kind: str
     #: The block checked, or a :class:`~lesson_hooks.fences.base.FenceError` at its line.
     read: Callable[[Fence], B]
     #: Its markup; one element (a block-level tag first), so Markdown places it as it stands.
     #: Both are module-level functions: Zensical pickles the Markdown configuration.
     render: Callable[[B, Fence], str]
-    unique: Scope | None = None
-    #: What a repeated id calls the block ("exercise id 'x' is already used at ...").
-    noun: str = ""
+
+    @property
+    def declared(self) -> Kind:
+        """Its declaration in :data:`lab.kinds.KINDS`."""
+        return kind_named(self.kind)
+
+    @property
+    def unique(self) -> str | None:
+        """Where its ids must be unique: ``"site"``, ``"page"``, or ``None`` (no ids)."""
+        return self.declared.ids
 
     @property
     def repeated(self) -> str:
         """How a repeated id is refused (:func:`check_unique`)."""
         if self.unique == "site":
-            return f"{self.noun} id {{id!r}} is already used at {{path}}:{{line}}."
+            return f"{self.declared.noun} id {{id!r}} is already used at {{path}}:{{line}}."
         return (
             "a lab with id {id!r} is already on this page (line {line}); "
             "give this one its own `id`."

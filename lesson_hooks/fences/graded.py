@@ -74,10 +74,10 @@ class _LinkingSpec:
 
 
 def graded_fence(
-    kind: str, read: Callable[[Fence], G], render: Callable[[G, str], str], noun: str
+    kind: str, read: Callable[[Fence], G], render: Callable[[G, str], str]
 ) -> LabFence[G]:
-    """A graded kind's fence: ids unique across the site, ``render(block, spec_url)``."""
-    return LabFence(kind, read, _LinkingSpec(render), unique="site", noun=noun)
+    """A graded kind's fence: ``render(block, spec_url)``; declare its ids ``"site"``."""
+    return LabFence(kind, read, _LinkingSpec(render))
 
 
 # ------------------------------------------------------------------ markup

@@ -1,8 +1,10 @@
 """MkDocs hook: the site-wide side of the lab blocks (:mod:`lesson_hooks.fences.sitewide`).
 
 The blocks themselves are SuperFences custom fences (``mkdocs.yml``); this hook
-reads every page's blocks before any page renders, tells the formatters where
-each block of a page stands, and checks afterwards that each became a lab.
+checks that ``mkdocs.yml`` registers every kind, reads every page's blocks
+before any page renders, tells the formatters where each block of a page
+stands, checks afterwards that each became a lab, and links each kind's
+stylesheet from the pages that have it.
 MkDocs loads this file as a module of its own, so nothing imports it: the
 state it drives lives in the package's modules.
 """
@@ -14,6 +16,11 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from lesson_hooks.fences import sitewide
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    sitewide.check_config(config)
+    return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -28,3 +35,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     sitewide.leave(page, html)
     return html
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    return sitewide.link_stylesheets(output, page)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lab.core.markup import Markup, el, join, trusted, void
+from lab.core.markup import Markup, el, join, trusted
 from lab.lm.model import TokenLM, describe_models, step_language_models
 from lab.lm.params import LMParams, lm_param_spec, validate_lm_params
 from lab.lm.render import render_models, render_step
@@ -38,10 +38,8 @@ from lesson_hooks.fences.settings import (
     run_lab_fence,
 )
 from lesson_hooks.support.memo import memoized
-from lesson_hooks.support.paths import LAB_DIR
 
 DEFAULT_ID = "language-models"
-STYLESHEET = f"{LAB_DIR}/widgets/language-models.css"
 
 LanguageModelsLab = Lab[LMParams]
 
@@ -108,9 +106,7 @@ def _block(title_id: str, title: str, *children: object, **named: Any) -> Markup
     return el("div", {"class": "lm-block"}, "\n", heading, *children, **named)
 
 
-def render_lab(
-    lab: LanguageModelsLab, stylesheet: str = STYLESHEET, archive: str | None = None
-) -> Markup:
+def render_lab(lab: LanguageModelsLab, archive: str | None = None) -> Markup:
     p = lab.prefix
     settings = lab.params.to_json()
     fields = render_fields(p, settings, lm_param_spec(), STYLE)
@@ -155,7 +151,6 @@ def render_lab(
         "\n",
     )
     parts = (
-        void("link", rel="stylesheet", href=stylesheet),
         render_fallback(
             "lm-fallback",
             "It trains the two models in Python, inside your browser. Below, computed when "
@@ -212,6 +207,6 @@ def render_lab(
     return render_shell(lab, "language-models", "lab-lm", parts)
 
 
-FENCE = run_lab_fence("language-models", read_language_models, render_lab, STYLESHEET)
+FENCE = run_lab_fence("language-models", read_language_models, render_lab)
 formatter = FENCE.format
 parse_page = FENCE.read_page

@@ -290,6 +290,6 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
     )
 
 
-FENCE = graded_fence("mapping", read_exercise, render_exercise, noun="exercise")
+FENCE = graded_fence("mapping", read_exercise, render_exercise)
 formatter = FENCE.format
 parse_page = FENCE.read_page

@@ -233,7 +233,7 @@ def render_quiz(quiz: Quiz, spec_url: str) -> Markup:
     )
 
 
-FENCE = graded_fence("quiz", read_quiz, render_quiz, noun="quiz")
+FENCE = graded_fence("quiz", read_quiz, render_quiz)
 formatter = FENCE.format
 parse_page = FENCE.read_page
 # The names the quiz's grader tests (tests/unit/lab/graded) read it by.

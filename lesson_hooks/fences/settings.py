@@ -105,25 +105,22 @@ def render_shell(lab: Lab[Any], kind: str, block: str, parts: Iterable[object]) 
 
 @dataclass(frozen=True)
 class _RunLabRender:
-    """A run-style lab's render, handed its stylesheet and the lab's zip as the page
-    reaches them (a class, not a closure: Zensical pickles the formatters)."""
+    """A run-style lab's render, handed the lab's zip as the page reaches it
+    (a class, not a closure: Zensical pickles the formatters)."""
 
-    render: Callable[[Any, str, str], Markup]
-    stylesheet: str
+    render: Callable[[Any, str], Markup]
 
     def __call__(self, lab: Lab[Any], fence: Fence) -> Markup:
-        url = fence.page.url
-        return self.render(lab, get_relative_url(self.stylesheet, url), lab_archive(url))
+        return self.render(lab, lab_archive(fence.page.url))
 
 
 def run_lab_fence(
     kind: str,
     read: Callable[[Fence], Lab[P]],
-    render: Callable[[Lab[P], str, str], Markup],
-    stylesheet: str,
+    render: Callable[[Lab[P], str], Markup],
 ) -> LabFence[Lab[P]]:
-    """A run-style lab's fence: one per page, ``render(lab, stylesheet_url, archive_url)``."""
-    return LabFence(kind, read, _RunLabRender(render, stylesheet), unique="page")
+    """A run-style lab's fence: one per page, ``render(lab, archive_url)``."""
+    return LabFence(kind, read, _RunLabRender(render))
 
 
 def render_fallback(class_name: str, what_it_does: str) -> Markup:

@@ -6,7 +6,7 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
 - before any page renders (:func:`read_site`), every page's blocks are found
   (:mod:`lesson_hooks.fences.scan`) and read, so a mistake anywhere fails the
   build at its line: an unknown kind of block, an id used twice (across the
-  site for exercises, quizzes and tasks, on the page for the labs), a task
+  site for exercises, quizzes and guided experiments, on the page for the labs), an experiment
   whose lab is not on its page; and the graded blocks' spec files are added to
   the site (the widgets fetch them, also under ``mkdocs serve``);
 - around each page's rendering (:func:`enter`, :func:`leave`), the formatters
@@ -16,8 +16,13 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
   readers as code. The ids inside the labs' markup count as the page's
   anchors, so links to a transcript's steps pass the strict build.
 
-The kinds come from :data:`lab.kinds.KINDS`: each kind's fence module is
-``lesson_hooks.fences.<kind>`` (``-`` read as ``_``), holding its ``FENCE``.
+- before that (:func:`check_config`), ``mkdocs.yml``'s ``custom_fences`` must
+  register each kind's formatter, in :data:`lab.kinds.KINDS`' order;
+- after each page is written (:func:`link_stylesheets`), the stylesheet of
+  each kind on it is linked from its head.
+
+The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
+(``Kind.fence``), which holds its ``FENCE``.
 """
 
 from __future__ import annotations
@@ -28,21 +33,23 @@ from importlib import import_module
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page as MkDocsPage
+from mkdocs.utils import get_relative_url
 
-from lab.kinds import KINDS
+from lab.kinds import KINDS, kind_named
 from lesson_hooks.fences import custom
 from lesson_hooks.fences.base import Fence, FenceError, Page, did_you_mean, keys
 from lesson_hooks.fences.custom import LabFence, check_unique
 from lesson_hooks.fences.graded import Graded
 from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.pages import display_path
+from lesson_hooks.support.paths import LAB_DIR
 
-#: Every kind's fence, by the fence's name (``lab-quiz``).
+#: Every kind's fence, by the fence's name (``lab-quiz``), from the module its kind names.
 FENCES: dict[str, LabFence[Any]] = {
-    f"lab-{kind.name}": import_module(f"{__package__}.{kind.name.replace('-', '_')}").FENCE
-    for kind in KINDS
+    kind.fence_name: import_module(kind.fence).FENCE for kind in KINDS
 }
 
 
@@ -52,6 +59,45 @@ def custom_fences() -> list[dict[str, Any]]:
         {"name": name, "class": name, "format": fence.format, "validator": custom.validator}
         for name, fence in FENCES.items()
     ]
+
+
+def _yaml_entry(kind_fence: str, module: str) -> str:
+    return (
+        f"        - name: {kind_fence}\n"
+        f"          class: {kind_fence}\n"
+        f"          format: !!python/name:{module}.formatter\n"
+        f"          validator: !!python/name:{custom.__name__}.validator"
+    )
+
+
+def check_config(config: MkDocsConfig) -> None:
+    """``mkdocs.yml`` registers every kind's fence as :data:`lab.kinds.KINDS` declares it.
+
+    The list is a copy (Zensical reads it, and no hook can feed it), so a kind
+    missing from it, or an entry no kind declares, fails the build naming the
+    entry to write and where, rather than leaving the kind's blocks unread.
+    """
+    superfences = config["mdx_configs"].get("pymdownx.superfences", {})
+    registered = {entry.get("name"): entry for entry in superfences.get("custom_fences", [])}
+    problems = []
+    for kind, wanted in zip(KINDS, custom_fences(), strict=True):
+        entry = registered.get(kind.fence_name)
+        if entry is None or any(entry.get(key) != value for key, value in wanted.items()):
+            problems.append(
+                f"the lab kind {kind.name!r} (lab/kinds.py) needs this entry under "
+                "pymdownx.superfences' custom_fences in mkdocs.yml"
+                + (" (the one there differs)" if entry else "")
+                + f":\n{_yaml_entry(kind.fence_name, kind.fence)}"
+            )
+    declared = {kind.fence_name for kind in KINDS}
+    for name in registered:
+        if isinstance(name, str) and name.startswith("lab-") and name not in declared:
+            problems.append(
+                f"mkdocs.yml registers the custom fence {name!r}, which no kind in lab/kinds.py "
+                "declares: declare the kind (./dev new-lab) or remove the entry."
+            )
+    if problems:
+        raise PluginError("mkdocs.yml: " + "\n\n".join(problems))
 
 
 def read_page(markdown: str, path: str, url: str = "") -> list[tuple[Fence, Any]]:
@@ -71,11 +117,14 @@ def read_page(markdown: str, path: str, url: str = "") -> list[tuple[Fence, Any]
 
 # Each page's lab blocks (by src_uri), read by read_site for enter.
 _pages: dict[str, list[Fence]] = {}
+# The kinds on each rendered page (by src_uri), in order, for link_stylesheets.
+_kinds: dict[str, list[str]] = {}
 
 
 def read_site(files: Files, config: MkDocsConfig) -> Files:
     """Read every page's blocks, check what spans pages, add the graded blocks' spec files."""
     _pages.clear()
+    _kinds.clear()
     by_name: defaultdict[str, list[Any]] = defaultdict(list)
     for file in list(files):
         if not (file.is_documentation_page() and file.inclusion.is_in_serve()):
@@ -105,6 +154,9 @@ def leave(page: MkDocsPage, html: str) -> None:
     done = custom.leave()
     if done is None:
         return
+    _kinds[page.file.src_uri] = list(
+        dict.fromkeys(f.name.removeprefix("lab-") for f in done.fences)
+    )
     for fence in done.fences:
         markup = done.markup.get(fence)
         if markup is None:
@@ -145,3 +197,27 @@ def _ids(html: str) -> set[str]:
     parser.feed(html)
     parser.close()
     return parser.ids
+
+
+def stylesheets(kinds: list[str], page_url: str) -> list[str]:
+    """The stylesheets a page with blocks of ``kinds`` links, relative to it."""
+    return [
+        get_relative_url(f"{LAB_DIR}/widgets/{name}.css", page_url)
+        for name in kinds
+        if kind_named(name).stylesheet
+    ]
+
+
+def link_stylesheets(output: str, page: MkDocsPage) -> str:
+    """Link each kind's stylesheet from the head of a written page that has its blocks.
+
+    One way for every kind, in the head, so the page is styled before it is
+    shown and no page without the kind downloads its stylesheet.
+    """
+    links = stylesheets(_kinds.get(page.file.src_uri, []), page.url)
+    if not links:
+        return output
+    if "</head>" not in output:
+        raise PluginError(f"{page.file.src_uri}: no </head> to link the labs' stylesheets from.")
+    tags = "".join(f'<link rel="stylesheet" href="{href}">\n' for href in links)
+    return output.replace("</head>", f"{tags}</head>", 1)

@@ -43,4 +43,3 @@ KATEX_DIR = "assets/vendor/katex"
 #: The vendored iframe-worker shim and its licence (the downloadable copy only).
 IFRAME_WORKER_DIR = "assets/vendor/iframe-worker"
 #: The simulation lab's stylesheet, linked only from pages with that lab.
-SIMULATION_STYLESHEET = f"{LAB_DIR}/widgets/simulation.css"

@@ -272,7 +272,7 @@ def test_the_downloaded_copy_reads_navigates_and_searches_from_disk(
         expect(heading(page)).to_be_visible()
         # Every lab that runs Python says how to run it; a guided experiment drives such a
         # lab, and reads as text until it can.
-        labs = page.locator(f'{LAB}:not([data-lab="task"])')
+        labs = page.locator(f'{LAB}:not([data-lab="experiment"])')
         for index in range(labs.count()):
             expect(labs.nth(index)).to_have_attribute("data-lab-state", "error")
             expect(labs.nth(index).get_by_role("status")).to_contain_text("http.server")

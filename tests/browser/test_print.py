@@ -65,16 +65,16 @@ def test_the_quiz_prints_every_answer_and_explanation(page: Page) -> None:
 
 def test_every_guided_experiment_prints_its_explanation(page: Page) -> None:
     page.goto("simulation/")
-    tasks = page.locator('[data-lab="task"]')
-    expect(tasks.first).to_be_attached()
+    experiments = page.locator('[data-lab="experiment"]')
+    expect(experiments.first).to_be_attached()
     print_view(page)
-    assert tasks.count() > 0
-    for task in tasks.all():
-        explanation = task.locator("[data-lab-task-explanation]")
+    assert experiments.count() > 0
+    for experiment in experiments.all():
+        explanation = experiment.locator("[data-lab-experiment-explanation]")
         expect(explanation).to_be_visible()
         # Its text, not only its summary line.
         expect(explanation.locator("p").first).to_be_visible()
-        expect(task.locator("[data-lab-task-run]")).to_be_hidden()
+        expect(experiment.locator("[data-lab-experiment-run]")).to_be_hidden()
 
 
 def test_the_teachers_page_prints_as_a_handout(page: Page) -> None:

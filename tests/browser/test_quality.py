@@ -449,7 +449,7 @@ def foreign(urls: list[str], origin: str) -> list[str]:
 def start_labs(page: Page) -> None:
     """Scroll each lab on the page into view and wait for its Python (a guided experiment
     runs none of its own: it drives a lab)."""
-    for lab in page.locator('[data-lab]:not([data-lab="task"])').all():
+    for lab in page.locator('[data-lab]:not([data-lab="experiment"])').all():
         lab.scroll_into_view_if_needed()
         expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
 

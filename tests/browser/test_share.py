@@ -1,4 +1,4 @@
-"""Settings in the address: Copy link, a link reopened elsewhere, a bad link, a task's link."""
+"""Settings in the address: Copy link, a link reopened elsewhere, a bad link, an experiment's."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import original_source, run_experiment
-from lab.export import file_stem
+from lab.core.export import file_stem
+from lab.core.links import link_fragment
 from lab.kinds import RUNNERS
-from lab.share import link_fragment
 from tests.browser.support import BOOT, SCHEMES, SIMULATION, axe_violations, use_scheme, watch
 from tests.support.runs import CASES
 
@@ -131,14 +131,14 @@ def test_a_guided_experiments_link_sets_its_lab_and_runs_nothing(page: Page) -> 
     page.add_init_script(WATCH_CALLS)
     page.goto("simulation/")
     lab = page.locator(SIMULATION)
-    task = page.locator('[data-lab="task"]').first
-    link = task.get_by_role("link", name="Open the lab with these settings")
-    task_id = task.get_attribute("id")
+    experiment = page.locator('[data-lab="experiment"]').first
+    link = experiment.get_by_role("link", name="Open the lab with these settings")
+    experiment_id = experiment.get_attribute("id")
     href = link.get_attribute("href", timeout=BOOT)
-    assert href and f"simulation/#{task_id}?" in href
+    assert href and f"simulation/#{experiment_id}?" in href
     link.click()
     expect(lab).to_have_attribute("data-lab-link", "applied", timeout=BOOT)
-    spec = task.get_attribute("data-lab-task-spec")
+    spec = experiment.get_attribute("data-lab-experiment-spec")
     assert spec
     for name, value in json.loads(spec)["params"].items():
         if isinstance(value, int | float | str) and not isinstance(value, bool):
@@ -206,14 +206,16 @@ def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page:
     # The settings tests/unit/lab/test_main.py runs through `python -m lab run` too.
     _call, settings = CASES["simulation"]
     lab = open_at(
-        page, f"simulation/#{link_fragment('simulation', 'lab-simulation', settings)}", SIMULATION
+        page,
+        f"simulation/#{link_fragment(RUNNERS['simulation'], 'lab-simulation', settings)}",
+        SIMULATION,
     )
     expect(lab.get_by_role("link", name="Download results (JSON)")).to_have_count(0)
     lab.get_by_role("button", name="Run").click()
     expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
 
     cpython = run_experiment(settings)
-    stem = file_stem("simulation", cpython["params"])
+    stem = file_stem(RUNNERS["simulation"], cpython["params"])
     name, text = download(page, lab, "Download results (JSON)")
     data = json.loads(text)
     assert name == f"{stem}.json"

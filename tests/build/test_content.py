@@ -8,7 +8,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from lab import share
+from lab.core.links import SETTINGS
 from tests.conftest import ROOT, BuiltSite
 from tests.support.html import Node, normalise, parse
 
@@ -350,8 +350,8 @@ def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> 
             continue
         path = site.dir / target.path.lstrip("/")
         file = path / "index.html" if target.path.endswith("/") else path
-        # A link to a lab's settings opens at its target's id (lab.share's format).
-        anchor = target.fragment.partition(share.SETTINGS)[0]
+        # A link to a lab's settings opens at its target's id (lab.core.links' format).
+        anchor = target.fragment.partition(SETTINGS)[0]
         if not file.is_file() or (
             anchor and not any(node.attrs.get("id") == anchor for node in parse(file).iter())
         ):

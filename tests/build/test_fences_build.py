@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lab.kinds import KINDS
 from tests.support.html import Node, parse
 from tests.support.located import build_fails_at, line_of
 from tests.support.scratch import build, scratch_site
@@ -163,8 +164,9 @@ UNPLACEABLE = {
     "an unknown kind": (
         f"# Page\n\n{quiz('misspelt').replace('lab-quiz', 'lab-quizz')}",
         "```lab-quizz",
-        "unknown lab block ```lab-quizz (expected `lab-mapping`, `lab-quiz`, `lab-task`, "
-        "`lab-simulation`, `lab-language-models`, `lab-episode`). Did you mean `lab-quiz`?",
+        "unknown lab block ```lab-quizz (expected "
+        + ", ".join(f"`{kind.fence_name}`" for kind in KINDS)
+        + "). Did you mean `lab-quiz`?",
     ),
     "an option after the name": (
         f"# Page\n\n{quiz('titled').replace('```lab-quiz', '```lab-quiz title=x')}",

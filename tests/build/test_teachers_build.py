@@ -10,9 +10,9 @@ import math
 from pathlib import Path
 
 from lesson_hooks.build.teachers import LAB_MINUTES, WORDS_PER_MINUTE, count_words
-from lesson_hooks.fences import mapping, quiz, task
+from lesson_hooks.fences import experiment, mapping, quiz
+from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.scan import find_lab_fences
-from lesson_hooks.fences.task import inline, settings_text
 from tests.conftest import ROOT, BuiltSite
 from tests.support.html import Node, normalise, parse, parse_html
 from tests.support.located import edit_fails_at
@@ -42,8 +42,8 @@ def article(site: BuiltSite, url: str) -> Node:
     return parse(site.dir / url / "index.html").find("article", "md-content__inner")
 
 
-def tasks() -> list[tuple[str, task.Task]]:
-    return [(p, t) for p in TIMED for t in task.parse_page(source(p), f"docs/{p}")]
+def experiments() -> list[tuple[str, experiment.Experiment]]:
+    return [(p, t) for p in TIMED for t in experiment.parse_page(source(p), f"docs/{p}")]
 
 
 def test_the_teachers_page_gives_each_page_its_time_and_the_rule(site: BuiltSite) -> None:
@@ -105,7 +105,7 @@ def test_each_of_our_pages_gives_its_reading_time_and_its_time_with_labs(
 def test_every_guided_experiment_is_linked_with_its_settings(site: BuiltSite) -> None:
     page = article(site, "teachers/")
     items = page.find("ol", "lesson-teachers__experiments").find_all("li")
-    expected = tasks()
+    expected = experiments()
     assert len(items) == len(expected) > 0
     for item, (file, t) in zip(items, expected, strict=True):
         (link,) = item.find_all("a")
@@ -124,7 +124,7 @@ def test_the_answer_key_is_the_labs_own(site: BuiltSite) -> None:
     for question in the_quiz.questions:
         right = " / ".join(o.text for o in question.options if o.correct)
         assert normalise(f"{question.text} {right} {question.explanation}") in key
-    for _, t in tasks():
+    for _, t in experiments():
         assert normalise(parse_html(inline(t.options[t.answer].text)).text()) in key
         assert normalise(parse_html(inline(t.explanation)).text()) in key
 

@@ -9,14 +9,14 @@ import pytest
 from lab import run_experiment
 from lab.sim.render import STEP_LABELS, render_episode
 from lesson_hooks.build.katex import KATEX_DIR, STYLESHEET, check_katex, locked_katex_version
-from lesson_hooks.fences.episode import PREFIX, parse_page
+from lesson_hooks.fences.worked_example import PREFIX, parse_page
 from tests.build.test_content import article, normalise
 from tests.conftest import ROOT, BuiltSite
 from tests.support.located import raises_located
 
 
 def episode_block(site: BuiltSite):
-    (block,) = [n for n in article(site, "lesson").iter() if "data-lesson-episode" in n.attrs]
+    (block,) = [n for n in article(site, "lesson").iter() if "data-lab-worked-example" in n.attrs]
     return block
 
 
@@ -75,7 +75,7 @@ def test_katex_is_vendored_from_the_locked_npm_package(site: BuiltSite) -> None:
     ],
 )
 def test_bad_parameters_fail_at_their_line(body: str, line: int, problem: str) -> None:
-    page = f"# T\n\n```lab-episode\n{body}```\n"
+    page = f"# T\n\n```lab-worked-example\n{body}```\n"
     raises_located(lambda: parse_page(page, "docs/page.md"), "docs/page.md", line, problem)
 
 

@@ -2,11 +2,11 @@
 
 The page states these in words ("most seeds", "no seed", "every seed") and as counts with
 their intervals; the numbers behind them come from lab.lm.model. A claim must hold beyond the
-seeds it was written on, so each is checked over seeds 0-199; each of the page's guided tasks
+seeds it was written on, so each is checked over seeds 0-199; each of the page's guided experiments
 must pick its keyed option in every block of 20 seeds among them.
 
 Each method's outcome for each seed is computed once (``outcomes``) and shared by every claim
-and task that needs it, and a run's tally is assembled from them by the lab's own
+and experiment that needs it, and a run's tally is assembled from them by the lab's own
 :func:`lab.lm.model.tally_seeds`, so the whole check costs a few trainings per seed: about a
 minute of CPU, which is why it lives here, outside ``tests/unit`` (the default quick run),
 and runs in CI with the rest of ``./dev test``. The page's claims that need no such run are
@@ -22,16 +22,16 @@ import json
 import pytest
 
 from lab.core.stats import describe_count
-from lab.guided.tasks import matching_options, task_outcome
+from lab.experiment.outcome import experiment_outcome, matching_options
 from lab.lm.model import METHODS, seed_outcome, step_language_models, tally_seeds
 from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
-from lesson_hooks.fences.task import parse_page
+from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
 from tests.support.parallel import parallel_map
 
 SEEDS = 200  # seeds 0-199
-BLOCK = 20  # a guided task's 20 seeds
+BLOCK = 20  # a guided experiment's 20 seeds
 PAGE = "docs/language-models.md"
 #: Settings that do not change a method's training (what a run compares, which seeds).
 NOT_TRAINING = ("seed", "seeds", "compare_alone", "compare_communication")
@@ -88,7 +88,7 @@ def test_a_higher_safe_reward_traps_more_seeds() -> None:
 
 
 def test_at_safe_reward_0_9_every_pair_that_does_not_call_inlines() -> None:
-    """The tasks' options say "in the rest main writes `w * h` itself": no pair is broken."""
+    """The experiments' options say "in the rest main writes `w * h` itself": no pair is broken."""
     for settings in ({"safe_reward": 0.9}, {"safe_reward": 0.9, "temperature": 0.6}):
         assert count(settings, "call") + count(settings, "inline") == SEEDS
 
@@ -207,14 +207,14 @@ def _helper_pushes_name_or_operator() -> int:
     return pushed
 
 
-# ------------------------------------------------------------------ the tasks
+# ------------------------------------------------------------------ the experiments
 
-TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
+EXPERIMENTS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(task) -> None:
-    params = validate_lm_params({**task.params, "seeds": BLOCK})
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
+def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(experiment) -> None:
+    params = validate_lm_params({**experiment.params, "seeds": BLOCK})
     asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
     per_method = {m: outcomes(params, m) for m in METHODS if asked.get(m, True)}
     for first in range(0, SEEDS, BLOCK):
@@ -223,12 +223,13 @@ def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(task) -> None:
             for s in range(first, first + BLOCK)
         ]
         result = {"seeds": tally_seeds(dataclasses.replace(params, seed=first), runs)}
-        matched = matching_options(task.spec, result)
-        assert matched == [task.answer], (
-            f"{task.path}:{task.line}: {task.id}, seeds {first}-{first + BLOCK - 1}: "
-            f"the explanation calls {task.options[task.answer].text!r} right, but the result "
-            f"satisfies {[task.options[i].text for i in matched]}"
+        matched = matching_options(experiment.spec, result)
+        assert matched == [experiment.answer], (
+            f"{experiment.path}:{experiment.line}: {experiment.id}, "
+            f"seeds {first}-{first + BLOCK - 1}: the explanation calls "
+            f"{experiment.options[experiment.answer].text!r} right, but the result "
+            f"satisfies {[experiment.options[i].text for i in matched]}"
         )
     # The report says every count with its interval.
-    text = task_outcome(task.spec, task.answer, result)["text"]
+    text = experiment_outcome(experiment.spec, experiment.answer, result)["text"]
     assert "somewhere between" in text, text

@@ -1,7 +1,7 @@
 """What docs/simulation.md says about learning holds over seeds 0-199, not only 0-19.
 
 A count of seeds on the page is a sample; a claim tuned on seeds 0-19 may not
-hold on the next twenty. So here every guided task's answer is checked on each
+hold on the next twenty. So here every guided experiment's answer is checked on each
 of the ten runs of 20 seeds starting at 0, 20, ..., 180 (a reader's Run is one
 of them, or one like them), and every rate the page states over seeds 0 to 199
 is recomputed from those same runs. These tests take about a minute and a half
@@ -21,8 +21,8 @@ import pytest
 
 from lab import run_experiment, validate_params
 from lab.core.stats import describe_count
-from lab.guided.tasks import matching_options
-from lesson_hooks.fences.task import FENCE_INFO, Task, parse_page
+from lab.experiment.outcome import matching_options
+from lesson_hooks.fences.experiment import FENCE_INFO, Experiment, parse_page
 from lesson_hooks.support.paths import ROOT
 from tests.support.pages import simulation_pages_say
 from tests.support.parallel import parallel_map
@@ -41,7 +41,7 @@ _RUNS: dict[tuple[str, str], list[dict[str, Any]]] = {}
 
 
 def _runs(params: dict[str, Any], seeds: list[dict[str, int]]) -> list[dict[str, Any]]:
-    """A run at these settings for each of ``seeds`` (cached: tasks and claims share them)."""
+    """A run at these settings for each of ``seeds`` (cached: experiments and claims share them)."""
     key = (_key(params), json.dumps(seeds))
     if key not in _RUNS:
         settings = json.loads(key[0])
@@ -67,7 +67,7 @@ def settled(method: str, **params: Any) -> list[str]:
 
 
 def singles(**params: Any) -> list[dict[str, Any]]:
-    """Seeds 0-199 each run on its own: what a task about one seed, and the partners, read."""
+    """Seeds 0-199 each run alone: what an experiment about one seed, and the partners, read."""
     return _runs(params, [{"seed": seed} for seed in range(SEEDS)])
 
 
@@ -81,32 +81,35 @@ def rate(count: int) -> str:
     return describe_count(count, SEEDS, aside=True).split(" (", 1)[1].rstrip(")")
 
 
-# --- every guided task, on every run of 20 seeds ---------------------------------------------
+# --- every guided experiment, on every run of 20 seeds -----------------------------------
 
 
-def _tasks() -> list[Task]:
+def _tasks() -> list[Experiment]:
     text = PAGE.read_text(encoding="utf-8")
     assert FENCE_INFO in text
     return [t for t in parse_page(text, "docs/simulation.md") if t.lab == "simulation"]
 
 
-TASKS = _tasks()
+EXPERIMENTS = _tasks()
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_the_tasks_answer_holds_on_every_run_of_20_seeds_from_0_to_199(task: Task) -> None:
-    settings = {k: v for k, v in task.params.items() if k not in ("seed", "seeds")}
-    if task.params["seeds"] == 1:
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
+def test_the_tasks_answer_holds_on_every_run_of_20_seeds_from_0_to_199(
+    experiment: Experiment,
+) -> None:
+    settings = {k: v for k, v in experiment.params.items() if k not in ("seed", "seeds")}
+    if experiment.params["seeds"] == 1:
         results = [(f"seed {r['seed']}", r) for r in singles(**settings)]
     else:
-        assert task.params["seeds"] <= BLOCK
+        assert experiment.params["seeds"] <= BLOCK
         results = [(f"seeds {r['seed']}-{r['seed'] + BLOCK - 1}", r) for r in blocks(**settings)]
     for where, result in results:
-        matched = matching_options(task.spec, result)
-        assert matched == [task.answer], (
-            f"{task.path}:{task.line}: {task.id} with {where}: the explanation calls "
-            f"{task.options[task.answer].text!r} right, but the result satisfies "
-            f"{[task.options[i].text for i in matched]}"
+        matched = matching_options(experiment.spec, result)
+        assert matched == [experiment.answer], (
+            f"{experiment.path}:{experiment.line}: {experiment.id} with {where}: "
+            "the explanation calls "
+            f"{experiment.options[experiment.answer].text!r} right, but the result satisfies "
+            f"{[experiment.options[i].text for i in matched]}"
         )
 
 

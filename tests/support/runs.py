@@ -10,3 +10,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "simulation": ("run_simulation", {"table": "penalty", "penalty_k": -100, "seeds": 3}),
     "language-models": ("run_language_models", {"updates": 20, "seed": 3}),
 }
+
+
+def run_guided_experiment(spec: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """Run a guided experiment's lab at its settings (``changes`` override some, e.g. the seed)."""
+    from lab.kinds import RUNNERS
+
+    return RUNNERS[spec["lab"]].run({**spec["params"], **changes})

@@ -18,7 +18,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from lab import run_experiment
-from lab.core.markup import Markup, el, join, trusted, void
+from lab.core.markup import Markup, el, join, trusted
 from lab.sim.render import SLOTS, method_labels, render_episode
 from lesson_hooks.fences.settings import (
     lab_archive,
@@ -31,7 +31,6 @@ from lesson_hooks.fences.simulation.code_panel import render_code
 from lesson_hooks.fences.simulation.fence import SimulationLab, read_simulation
 from lesson_hooks.fences.simulation.form import render_actions, render_form, render_key
 from lesson_hooks.support.memo import memoized
-from lesson_hooks.support.paths import SIMULATION_STYLESHEET
 
 
 def render_legend(labels: Mapping[str, str]) -> Markup:
@@ -97,14 +96,8 @@ def _scroll(name: str, label: str, marker: str) -> Markup:
     )
 
 
-def render_lab(
-    lab: SimulationLab, stylesheet: str = SIMULATION_STYLESHEET, archive: str | None = None
-) -> Markup:
-    """The whole lab: fallback note, form, status, results regions and the transcript.
-
-    ``stylesheet`` is the lab's CSS as the page reaches it. It is linked from
-    the lab itself, so only pages with a simulation lab download it.
-    """
+def render_lab(lab: SimulationLab, archive: str | None = None) -> Markup:
+    """The whole lab: fallback note, form, status, results regions and the transcript."""
     p = lab.prefix
     shown = memoized(default_run, {"params": lab.params.to_json(), "prefix": p})
     fallback = render_fallback(
@@ -187,7 +180,6 @@ def render_lab(
         "\n",
     )
     parts = [
-        void("link", rel="stylesheet", href=stylesheet),
         fallback,
         render_form(lab),
         render_code(p),
@@ -210,6 +202,6 @@ def render_lab(
     return _check_slots(render_shell(lab, "simulation", "lab-sim", parts))
 
 
-FENCE = run_lab_fence("simulation", read_simulation, render_lab, SIMULATION_STYLESHEET)
+FENCE = run_lab_fence("simulation", read_simulation, render_lab)
 formatter = FENCE.format
 parse_page = FENCE.read_page

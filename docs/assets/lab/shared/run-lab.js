@@ -125,9 +125,9 @@ export class RunLab {
       { signal },
     );
     this.#buttons.stop.addEventListener("click", () => this.halt("Stopped."), { signal });
-    // A guided task (task.js) may set the form and run it; see run-request.js.
+    // A guided experiment (experiment.js) may set the form and run it; see run-request.js.
     answerRunRequests(root, signal, { busy: () => this.busy, run: () => this.run() });
-    // The task's card mirrors how the run is going, so its reader need not scroll up.
+    // The experiment's card mirrors how the run is going, so its reader need not scroll up.
     reportRunProgress(root, {
       line: root.querySelector("[data-lab-status]"),
       progress: this.progress,

@@ -1,13 +1,13 @@
 // How something outside a lab asks it to run, and hears how the run ended.
 //
-// A guided task (task.js) dispatches RUN_REQUEST on the lab's root with
+// A guided experiment (experiment.js) dispatches RUN_REQUEST on the lab's root with
 // {params}; the lab puts those values into its own form controls, as a reader
 // would, and runs through its usual path. Whatever the outcome (finished,
 // refused, stopped, failed) the lab dispatches RUN_END with {state, result,
 // chart}, `chart(into)` drawing a finished run's main chart again into the
 // card (RunLab.cardChart), null otherwise;
 // meanwhile RUN_PROGRESS with {text}, each time its words on the run change
-// (Python's download and start, then the training), for the task's card.
+// (Python's download and start, then the training), for the experiment's card.
 // dispatchEvent is synchronous, so the requester reads `detail.accepted`
 // right after dispatching: false when the lab was busy with another run.
 export const RUN_REQUEST = "lab-run-request";

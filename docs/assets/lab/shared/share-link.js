@@ -4,7 +4,7 @@
 // the form's settings (link_fragment) and hands it an address's fragment to
 // read (read_link), whose values Python checks with the lab's own validator.
 // All the page knows is that the fragment starts with the id of the element
-// to open at: this lab, or a guided experiment of this lab's kind (task.js),
+// to open at: this lab, or a guided experiment of this lab's kind (experiment.js),
 // so it can scroll there before Python has started. Opening a link fills the
 // form and never runs; a refused or unknown value is shown by its field (or
 // under the lab) with Python's reason, and the rest is applied. The root's
@@ -132,7 +132,7 @@ export class ShareLink {
     const root = this.#lab.root;
     if (id === root.id) return root;
     const element = document.getElementById(id);
-    return element?.dataset.labTaskLab === this.#kind ? element : null;
+    return element?.dataset.labExperimentLab === this.#kind ? element : null;
   }
 
   /** Resolves once the tab's Python is ready (never, if the lab leaves the page first). */

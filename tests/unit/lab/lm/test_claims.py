@@ -1,7 +1,7 @@
 """The claims of docs/language-models.md that need no training over many seeds.
 
 Everything the page says about learning over seeds 0-199 (each count it states, each guided
-task's keyed option in every block of 20 seeds) is checked in
+experiment's keyed option in every block of 20 seeds) is checked in
 ``tests/seeds/test_language_models_0_199.py``, outside this quick run.
 """
 
@@ -22,11 +22,11 @@ from lab.lm.tokens import (
     tokenize,
 )
 from lab.lm.training import policy_step
-from lesson_hooks.fences.task import parse_page
+from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
 
 PAGE = "docs/language-models.md"
-TASKS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
+EXPERIMENTS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
 
 
 @functools.cache
@@ -65,7 +65,9 @@ def test_the_honesty_section_sizes() -> None:
 
 
 def test_the_page_has_its_tasks() -> None:
-    assert len(TASKS) >= 4 and all(task.lab == "language-models" for task in TASKS)
+    assert len(EXPERIMENTS) >= 4 and all(
+        experiment.lab == "language-models" for experiment in EXPERIMENTS
+    )
 
 
 def _page() -> str:

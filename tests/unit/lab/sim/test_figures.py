@@ -5,7 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from lab import run_experiment
-from lab.export import exports
+from lab.core.export import exports
+from lab.kinds import RUNNERS
 from lab.sim.figures import heatmaps_svg, seeds_svg
 from lab.sim.render import format_percent
 
@@ -50,7 +51,7 @@ def test_the_strip_has_a_dot_per_seed_and_method_at_its_expected_reward() -> Non
 
 
 def test_a_run_offers_them_as_svg_downloads_as_the_page_shows_them() -> None:
-    names = [f["name"] for f in exports("simulation", RESULT)["files"]]
+    names = [f["name"] for f in exports(RUNNERS["simulation"], RESULT)["files"]]
     assert names[-2].endswith("-heatmaps.svg") and names[-1].endswith("-seeds.svg")
     # One seed: the page's strip has a dot per method, and so does the file.
     one = parse(seeds_svg(run_experiment({"updates": 20})))

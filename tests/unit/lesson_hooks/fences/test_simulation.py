@@ -129,11 +129,9 @@ def test_the_simulation_page_has_one_lab_with_the_spec_defaults() -> None:
     assert lab.params == validate_params()
 
 
-def test_the_block_becomes_the_lab_with_its_stylesheet() -> None:
+def test_the_block_becomes_the_lab() -> None:
     html = convert(page())
     assert "lab-simulation" not in html.split('<div class="lab lab-sim"')[0]
-    # Only pages with the lab load its stylesheet (page-relative under MkDocs; see site.py).
-    assert '<link rel="stylesheet" href="assets/lab/widgets/simulation.css">' in html
     assert html.startswith('<h1>Title</h1>\n<p>Some text.</p>\n<div class="lab lab-sim"')
     assert html.endswith("</div>\n<p>More text.</p>")
 

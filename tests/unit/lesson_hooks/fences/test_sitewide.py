@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pytest
+from mkdocs.exceptions import PluginError
 
+from lab.kinds import KINDS
 from lesson_hooks.fences import custom, sitewide
 from lesson_hooks.fences.base import FenceError
 from lesson_hooks.fences.scan import find_lab_fences
@@ -107,6 +110,49 @@ def test_an_unknown_kind_is_named_with_the_closest_kind() -> None:
         lambda: sitewide.read_page("```lab-simulaton\n```\n", PATH),
         PATH,
         1,
-        "unknown lab block ```lab-simulaton (expected `lab-mapping`, `lab-quiz`, `lab-task`, "
-        "`lab-simulation`, `lab-language-models`, `lab-episode`). Did you mean `lab-simulation`?",
+        "unknown lab block ```lab-simulaton (expected "
+        + ", ".join(f"`{kind.fence_name}`" for kind in KINDS)
+        + "). Did you mean `lab-simulation`?",
     )
+
+
+# ------------------------------------------------- the declaration and its copies
+
+
+def _config(entries: list[dict]) -> dict:
+    return {"mdx_configs": {"pymdownx.superfences": {"custom_fences": entries}}}
+
+
+def test_mkdocs_yml_registering_every_kind_passes() -> None:
+    sitewide.check_config(_config(sitewide.custom_fences()))  # type: ignore[arg-type]
+
+
+def test_a_kind_missing_from_mkdocs_yml_fails_the_build_with_the_entry_to_add() -> None:
+    missing = KINDS[-1]
+    entries = [e for e in sitewide.custom_fences() if e["name"] != missing.fence_name]
+    with pytest.raises(PluginError) as err:
+        sitewide.check_config(_config(entries))  # type: ignore[arg-type]
+    message = str(err.value)
+    assert f"the lab kind {missing.name!r} (lab/kinds.py) needs this entry" in message
+    assert f"        - name: {missing.fence_name}\n" in message
+    assert f"format: !!python/name:{missing.fence}.formatter" in message
+
+
+def test_an_entry_no_kind_declares_fails_the_build() -> None:
+    stray = {**sitewide.custom_fences()[0], "name": "lab-coin", "class": "lab-coin"}
+    with pytest.raises(
+        PluginError, match=re.escape("'lab-coin', which no kind in lab/kinds.py declares")
+    ):
+        sitewide.check_config(_config([*sitewide.custom_fences(), stray]))  # type: ignore[arg-type]
+
+
+def test_each_kind_on_a_page_links_its_stylesheet_from_the_head_once() -> None:
+    page = _Page()
+    sitewide._kinds[page.file.src_uri] = ["experiment", "simulation", "worked-example"]
+    out = sitewide.link_stylesheets("<html><head></head><body></body></html>", page)  # type: ignore[arg-type]
+    head = out.split("</head>")[0]
+    with_sheets = [k.name for k in KINDS if k.stylesheet]
+    for name in ("experiment", "simulation", "worked-example"):
+        link = f'<link rel="stylesheet" href="../assets/lab/widgets/{name}.css">'
+        assert head.count(link) == (name in with_sheets)
+    assert "mapping.css" not in out

@@ -1,11 +1,11 @@
-"""Guided experiments declared in Markdown as ```` ```lab-task ```` blocks: predict, run, explain.
+"""Guided experiments as ```` ```lab-experiment ```` blocks in Markdown: predict, run, explain.
 
-A task drives a lab on the same page. The reader predicts, presses **Run this
-experiment** (the lab's controls are set to the task's settings and the lab
-runs), and is told, in words :mod:`lab.guided.tasks` makes from the run, how the
+An experiment drives a lab on the same page. The reader predicts, presses **Run this
+experiment** (the lab's controls are set to the experiment's settings and the lab
+runs), and is told, in words :mod:`lab.experiment.outcome` makes from the run, how the
 prediction fared; then the explanation opens::
 
-    ```lab-task
+    ```lab-experiment
     id: climbing-defaults           # unique across the site
     lab: simulation                 # the page's ```lab-simulation block runs it
     question: Over 20 seeds, how often do learned agents find 11?
@@ -22,10 +22,10 @@ prediction fared; then the explanation opens::
     ```
 
 A mistake fails the build at its line (``docs/page.md:LINE: ...``): an unknown
-key, a setting the lab refuses, a condition or report :mod:`lab.guided.tasks` cannot
+key, a setting the lab refuses, a condition or report :mod:`lab.experiment.outcome` cannot
 read, no or several ``right`` options, a lab the page does not have. Without
 JavaScript the question, the options, the settings and the explanation (in a
-collapsed block) read as a plain text; ``assets/lab/widgets/task.js`` makes it run.
+collapsed block) read as a plain text; ``assets/lab/widgets/experiment.js`` makes it run.
 """
 
 from __future__ import annotations
@@ -37,21 +37,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from mkdocs.utils import get_relative_url
 
+from lab.core.links import link_fragment
 from lab.core.markup import Markup, el, join, trusted, void
-from lab.guided.tasks import TaskError, check_condition, check_report, task_params
+from lab.experiment.outcome import ExperimentError, check_condition, check_report
 from lab.kinds import RUNNERS
-from lab.share import link_fragment
 from lesson_hooks.fences.base import Fence, Reader, keys
 from lesson_hooks.fences.custom import LabFence
-from lesson_hooks.support.paths import LAB_DIR
 
-FENCE_INFO = "lab-task"
-STYLESHEET = f"{LAB_DIR}/widgets/task.css"
+FENCE_INFO = "lab-experiment"
 MIN_OPTIONS, MAX_OPTIONS = 2, 4
 
-_TASK_KEYS = ("id", "lab", "question", "settings", "options", "report", "explanation")
+_EXPERIMENT_KEYS = ("id", "lab", "question", "settings", "options", "report", "explanation")
 _OPTION_KEYS = ("text", "when", "right")
 
 
@@ -63,7 +60,7 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Task:
+class Experiment:
     id: str
     lab: str
     question: str
@@ -82,7 +79,7 @@ class Task:
 
     @property
     def spec(self) -> dict[str, Any]:
-        """What lab.guided.tasks.task_outcome reads (and the page's script), as JSON data."""
+        """What :func:`lab.experiment.experiment_outcome` and the page's script read, as JSON."""
         return {
             "id": self.id,
             "lab": self.lab,
@@ -92,12 +89,12 @@ class Task:
         }
 
 
-class _TaskReader(Reader):
-    """Turns one block's YAML into a Task, failing at the offending line."""
+class _ExperimentReader(Reader):
+    """Turns one block's YAML into an Experiment, failing at the offending line."""
 
-    def read(self) -> Task:
-        entries = self.top(_TASK_KEYS, _TASK_KEYS, "task")
-        task_id = self.slug(entries["id"], "climbing-defaults")
+    def read(self) -> Experiment:
+        entries = self.top(_EXPERIMENT_KEYS, _EXPERIMENT_KEYS, "experiment")
+        experiment_id = self.slug(entries["id"], "climbing-defaults")
         lab = self.text(*entries["lab"], "`lab`")
         if lab not in RUNNERS:
             raise self.fail(entries["lab"][1], f"`lab` must be one of {keys(RUNNERS)}.")
@@ -105,14 +102,14 @@ class _TaskReader(Reader):
         if kinds is not None and lab not in kinds:
             raise self.fail(
                 entries["lab"][1],
-                f"this page has no ```lab-{lab} block for the task to run; add one.",
+                f"this page has no ```lab-{lab} block for the experiment to run; add one.",
             )
         key, node = entries["settings"]
         settings, lines = self.values(
             "`settings`", node, "`settings` maps the lab's parameter names to values."
         )
         params = self.checked(
-            lambda values: task_params(lab, values),
+            lambda values: RUNNERS[lab].validate(dict(values)).to_json(),
             settings,
             lines,
             self.line_of(key),
@@ -123,10 +120,10 @@ class _TaskReader(Reader):
         report = self.text(key, node, "`report`")
         try:
             check_report(report)
-        except TaskError as err:
+        except ExperimentError as err:
             raise self.fail(node, f"`report`: {err}") from err
-        return Task(
-            id=task_id,
+        return Experiment(
+            id=experiment_id,
             lab=lab,
             question=self.text(*entries["question"], "`question`"),
             settings=settings,
@@ -158,7 +155,7 @@ class _TaskReader(Reader):
             when = self.text(when_key, when_node, f"the `when` of {what}")
             try:
                 check_condition(when)
-            except TaskError as err:
+            except ExperimentError as err:
                 raise self.fail(when_node, f"the `when` of {what}: {err}") from err
             right = self.flag(*entries["right"]) if "right" in entries else False
             options.append(Option(text, when, right))
@@ -169,12 +166,12 @@ class _TaskReader(Reader):
         return tuple(options)
 
 
-def read_task(fence: Fence) -> Task:
+def read_experiment(fence: Fence) -> Experiment:
     """Validate one block's YAML; raise FenceError naming its file and line.
 
-    On a page the build knows, the task's lab must have its own block there.
+    On a page the build knows, the experiment's lab must have its own block there.
     """
-    return _TaskReader(fence).read()
+    return _ExperimentReader(fence).read()
 
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -199,81 +196,94 @@ def _value(spec: dict[str, Any], value: Any) -> str:
     return str(shown).replace("-", "\N{MINUS SIGN}") if isinstance(shown, int | str) else str(shown)
 
 
-def settings_text(task: Task) -> str:
-    """The settings the task sets, as the lab's form names them."""
-    spec = RUNNERS[task.lab].spec()
+def settings_text(experiment: Experiment) -> str:
+    """The settings the experiment sets, as the lab's form names them."""
+    spec = RUNNERS[experiment.lab].spec()
     parts = [
-        f"{spec[name]['label']} {_value(spec[name], task.params[name])}"
+        f"{spec[name]['label']} {_value(spec[name], experiment.params[name])}"
         for name in spec
-        if name in task.settings
+        if name in experiment.settings
     ]
     listed = ", ".join(parts) if parts else "the lab's defaults"
     rest = "; every other setting at its default" if parts else ""
     return f"{listed}{rest}"
 
 
-def _option(task: Task, i: int, option: Option) -> Markup:
-    radio = void("input", type="radio", name=f"lab-task-{task.id}", value=i)
+def _option(experiment: Experiment, i: int, option: Option) -> Markup:
+    radio = void("input", type="radio", name=f"lab-experiment-{experiment.id}", value=i)
     return el(
         "li",
-        {"class": "lab-task__option", "data-lab-task-option": i},
+        {"class": "lab-experiment__option", "data-lab-experiment-option": i},
         el("label", None, radio, " ", el("span", None, inline(option.text))),
     )
 
 
-def render_task(task: Task, stylesheet: str | None = None) -> Markup:
-    """The task as plain markup: readable without JavaScript; task.js makes it run."""
-    name = f"lab-task-{task.id}"
-    options = join((_option(task, i, o) for i, o in enumerate(task.options)), "\n")
-    spec = json.dumps(task.spec, ensure_ascii=False, separators=(",", ":"))
-    # Inside the lab's element, so the block is one element for Markdown to place.
-    link = join([void("link", rel="stylesheet", href=stylesheet), "\n"]) if stylesheet else None
-    right = task.options[task.answer]
-    # A link to this experiment that puts its settings in the lab's form (lab.share);
+def render_experiment(experiment: Experiment) -> Markup:
+    """The experiment as plain markup: readable without JavaScript; experiment.js makes it run."""
+    name = f"lab-experiment-{experiment.id}"
+    options = join((_option(experiment, i, o) for i, o in enumerate(experiment.options)), "\n")
+    spec = json.dumps(experiment.spec, ensure_ascii=False, separators=(",", ":"))
+    right = experiment.options[experiment.answer]
+    # A link to this experiment that puts its settings in the lab's form (lab.core.links);
     # after Run in the actions, which only a page running the lab shows.
-    fragment = link_fragment(task.lab, task.id, task.settings)
+    fragment = link_fragment(RUNNERS[experiment.lab], experiment.id, experiment.settings)
     prediction = el(
         "fieldset",
-        {"class": "lab-task__prediction", "aria-describedby": f"{name}-settings"},
+        {"class": "lab-experiment__prediction", "aria-describedby": f"{name}-settings"},
         "\n",
-        el("legend", {"class": "lab-task__question"}, inline(task.question)),
+        el("legend", {"class": "lab-experiment__question"}, inline(experiment.question)),
         "\n",
-        el("ul", {"class": "lab-task__options"}, "\n", options, "\n"),
+        el("ul", {"class": "lab-experiment__options"}, "\n", options, "\n"),
         "\n",
     )
     # What the card shows of its run once it is done: the count over seeds (where
     # Python gives one), the lab's main chart drawn again at the card's size, and
-    # the way to the lab's full charts; task.js fills and shows it.
+    # the way to the lab's full charts; experiment.js fills and shows it.
     result = el(
         "div",
-        {"class": "lab-task__result", "data-lab-task-result": True, "hidden": True},
+        {"class": "lab-experiment__result", "data-lab-experiment-result": True, "hidden": True},
         "\n",
-        el("p", {"class": "lab-task__seeds", "data-lab-task-seeds": True}),
+        el("p", {"class": "lab-experiment__seeds", "data-lab-experiment-seeds": True}),
         "\n",
-        el("div", {"class": "lab-task__chart", "data-lab-task-chart": True}),
+        el("div", {"class": "lab-experiment__chart", "data-lab-experiment-chart": True}),
         "\n",
-        el("p", None, el("a", {"data-lab-task-charts": True}, "See the full charts in the lab")),
+        el(
+            "p",
+            None,
+            el("a", {"data-lab-experiment-charts": True}, "See the full charts in the lab"),
+        ),
         "\n",
     )
     actions = el(
         "div",
-        {"class": "lab-task__actions", "data-lab-task-actions": True, "hidden": True},
+        {"class": "lab-experiment__actions", "data-lab-experiment-actions": True, "hidden": True},
         "\n",
         el(
             "button",
-            {"type": "submit", "class": "md-button md-button--primary", "data-lab-task-run": True},
+            {
+                "type": "submit",
+                "class": "md-button md-button--primary",
+                "data-lab-experiment-run": True,
+            },
             "Run this experiment",
         ),
         "\n",
         # The run's progress, mirrored from the lab, and what to do next; polite.
-        el("p", {"class": "lab-task__status", "data-lab-task-status": True, "role": "status"}),
+        el(
+            "p",
+            {
+                "class": "lab-experiment__status",
+                "data-lab-experiment-status": True,
+                "role": "status",
+            },
+        ),
         "\n",
         el(
             "p",
-            {"class": "lab-task__link"},
+            {"class": "lab-experiment__link"},
             el(
                 "a",
-                {"href": f"#{fragment}", "data-lab-task-link": True},
+                {"href": f"#{fragment}", "data-lab-experiment-link": True},
                 "Open the lab with these settings",
             ),
         ),
@@ -281,26 +291,26 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
     )
     explanation = el(
         "details",
-        {"class": "lab-task__explanation note", "data-lab-task-explanation": True},
+        {"class": "lab-experiment__explanation note", "data-lab-experiment-explanation": True},
         "\n",
         el("summary", None, "Answer and explanation"),
         "\n",
         el("p", None, el("strong", None, "Answer:"), " ", inline(right.text)),
         "\n",
-        el("p", None, inline(task.explanation)),
+        el("p", None, inline(experiment.explanation)),
         "\n",
     )
     form = el(
         "form",
-        {"class": "lab-task__form", "data-lab-task-form": True},
+        {"class": "lab-experiment__form", "data-lab-experiment-form": True},
         "\n",
         prediction,
         "\n",
         el(
             "p",
             {
-                "class": "lab-task__outcome",
-                "data-lab-task-outcome": True,
+                "class": "lab-experiment__outcome",
+                "data-lab-experiment-outcome": True,
                 "aria-live": "polite",
             },
         ),
@@ -309,9 +319,9 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
         "\n",
         el(
             "p",
-            {"class": "lab-task__settings", "id": f"{name}-settings"},
+            {"class": "lab-experiment__settings", "id": f"{name}-settings"},
             el("strong", None, "The experiment:"),
-            f" {settings_text(task)}.",
+            f" {settings_text(experiment)}.",
         ),
         "\n",
         actions,
@@ -322,26 +332,23 @@ def render_task(task: Task, stylesheet: str | None = None) -> Markup:
     return el(
         "div",
         {
-            "class": "lab lab-task",
-            "id": task.id,
-            "data-lab": "task",
-            "data-lab-task": task.id,
-            "data-lab-task-lab": task.lab,
-            "data-lab-task-spec": spec,
+            "class": "lab lab-experiment",
+            "id": experiment.id,
+            "data-lab": "experiment",
+            "data-lab-experiment": experiment.id,
+            "data-lab-experiment-lab": experiment.lab,
+            "data-lab-experiment-spec": spec,
         },
         "\n",
-        link,
         form,
         "\n",
     )
 
 
-def _render(task: Task, fence: Fence) -> str:
-    # The stylesheet is linked once per page, by its first task.
-    stylesheet = get_relative_url(STYLESHEET, fence.page.url) if fence.index == 0 else None
-    return render_task(task, stylesheet)
+def _render(experiment: Experiment, fence: Fence) -> str:
+    return render_experiment(experiment)
 
 
-FENCE = LabFence("task", read_task, _render, unique="site", noun="task")
+FENCE = LabFence("experiment", read_experiment, _render)
 formatter = FENCE.format
 parse_page = FENCE.read_page

@@ -1,17 +1,17 @@
-// A guided experiment: predict, run, explain (lesson_hooks/fences/task.py builds the markup).
+// A guided experiment: predict, run, explain (lesson_hooks/fences/experiment.py builds the markup).
 //
 // The reader picks a prediction (native radio buttons: mouse, touch, arrow
-// keys; saved per page) and presses Run this experiment. The task asks the
-// page's lab to set its controls to the task's settings and run
+// keys; saved per page) and presses Run this experiment. The experiment asks the
+// page's lab to set its controls to the experiment's settings and run
 // (run-request.js), so the run is the lab's own, visible and repeatable with
-// other settings. When it finishes, Python (lab.guided.tasks.task_outcome) words the
+// other settings. When it finishes, Python (lab.experiment.outcome.experiment_outcome) words the
 // reader's prediction against that run; the outcome is shown and announced,
 // and the explanation opens. The card itself tells the run's progress (the
 // lab's words, mirrored: RUN_PROGRESS) and then its compact result: the
 // outcome, the count over seeds with its interval where the run has several,
 // the lab's main chart drawn again at the card's size (with the lab's caption
-// and key), and a link to the lab's full charts. The root's data-lab-task-state says
-// where the task stands: idle, running, done.
+// and key), and a link to the lab's full charts. The root's data-lab-experiment-state says
+// where the experiment stands: idle, running, done.
 import { getRuntime, savingData } from "../client.js";
 import { whenNear } from "../shared/idle.js";
 import { RUN_END, RUN_PROGRESS, RUN_REQUEST } from "../shared/run-request.js";
@@ -45,7 +45,7 @@ function inPage(link, signal) {
 
 const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
 
-export default class TaskLab {
+export default class ExperimentLab {
   #root;
   #spec;
   #abort = new AbortController();
@@ -65,19 +65,20 @@ export default class TaskLab {
 
   constructor(root) {
     this.#root = root;
-    this.#spec = JSON.parse(root.dataset.labTaskSpec);
-    this.#form = root.querySelector("[data-lab-task-form]");
-    this.#run = root.querySelector("[data-lab-task-run]");
-    this.#status = root.querySelector("[data-lab-task-status]");
-    this.#outcome = root.querySelector("[data-lab-task-outcome]");
-    this.#explanation = root.querySelector("[data-lab-task-explanation]");
-    this.#result = root.querySelector("[data-lab-task-result]");
-    this.#seeds = root.querySelector("[data-lab-task-seeds]");
-    this.#chartBox = root.querySelector("[data-lab-task-chart]");
-    this.#charts = root.querySelector("[data-lab-task-charts]");
+    this.#spec = JSON.parse(root.dataset.labExperimentSpec);
+    this.#form = root.querySelector("[data-lab-experiment-form]");
+    this.#run = root.querySelector("[data-lab-experiment-run]");
+    this.#status = root.querySelector("[data-lab-experiment-status]");
+    this.#outcome = root.querySelector("[data-lab-experiment-outcome]");
+    this.#explanation = root.querySelector("[data-lab-experiment-explanation]");
+    this.#result = root.querySelector("[data-lab-experiment-result]");
+    this.#seeds = root.querySelector("[data-lab-experiment-seeds]");
+    this.#chartBox = root.querySelector("[data-lab-experiment-chart]");
+    this.#charts = root.querySelector("[data-lab-experiment-charts]");
     inPage(this.#charts, this.#abort.signal);
+    // The key readers' browsers already hold their predictions under.
     this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
-    root.querySelector("[data-lab-task-actions]").hidden = false;
+    root.querySelector("[data-lab-experiment-actions]").hidden = false;
     const signal = this.#abort.signal;
     this.#form.addEventListener(
       "submit",
@@ -129,7 +130,7 @@ export default class TaskLab {
     const choice = this.#choice();
     if (choice === null) return;
     writeItem(this.#storageKey, this.#spec.options[choice].text);
-    const state = this.#root.dataset.labTaskState;
+    const state = this.#root.dataset.labExperimentState;
     if (state !== State.RUNNING) this.#status.textContent = "";
     if (state === State.DONE) {
       // The outcome described the earlier prediction; run again to compare this one.
@@ -149,7 +150,7 @@ export default class TaskLab {
   }
 
   #setState(state) {
-    this.#root.dataset.labTaskState = state;
+    this.#root.dataset.labExperimentState = state;
     this.#run.setAttribute("aria-disabled", String(state === State.RUNNING));
   }
 
@@ -158,7 +159,7 @@ export default class TaskLab {
   }
 
   #start() {
-    if (this.#root.dataset.labTaskState === State.RUNNING) return;
+    if (this.#root.dataset.labExperimentState === State.RUNNING) return;
     const choice = this.#choice();
     if (choice === null) {
       this.#status.textContent = "Make your prediction first: choose one of the answers above.";
@@ -216,8 +217,8 @@ export default class TaskLab {
     const { html: _html, episode: _episode, ...data } = result;
     let outcome;
     try {
-      outcome = await getRuntime().call("task_outcome", {
-        task: this.#spec,
+      outcome = await getRuntime().call("experiment_outcome", {
+        experiment: this.#spec,
         choice,
         result: data,
       });
@@ -248,10 +249,10 @@ export default class TaskLab {
 
   /** Mark the option(s) the run bore out, and whether the reader's was one of them. */
   #mark(matched, choice) {
-    for (const item of this.#form.querySelectorAll("[data-lab-task-option]")) {
-      const index = Number(item.dataset.labTaskOption);
-      item.toggleAttribute("data-lab-task-happened", matched.includes(index));
-      item.toggleAttribute("data-lab-task-chosen", index === choice);
+    for (const item of this.#form.querySelectorAll("[data-lab-experiment-option]")) {
+      const index = Number(item.dataset.labExperimentOption);
+      item.toggleAttribute("data-lab-experiment-happened", matched.includes(index));
+      item.toggleAttribute("data-lab-experiment-chosen", index === choice);
     }
   }
 }

@@ -1,4 +1,4 @@
-"""lesson_hooks.fences.task: reading lab-task blocks, located errors, and the markup contract."""
+"""lesson_hooks.fences.experiment: reading lab-experiment blocks, located errors, the markup."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from lesson_hooks.fences.task import parse_page, render_task
+from lesson_hooks.fences.experiment import parse_page, render_experiment
 from tests.support.located import line_of, raises_located
 
 PATH = "docs/page.md"
 LAB = "```lab-simulation\n```\n"
-TASK = """\
-```lab-task
-id: my-task
+EXPERIMENT = """\
+```lab-experiment
+id: my-experiment
 lab: simulation
 question: Do the learned agents find 11?
 settings:
@@ -34,8 +34,8 @@ explanation: Because the <safe> answer is never punished.
 """
 
 
-def page(task: str = TASK, lab: str = LAB) -> str:
-    return f"# Page\n\n{lab}\nSome text.\n\n{task}"
+def page(experiment: str = EXPERIMENT, lab: str = LAB) -> str:
+    return f"# Page\n\n{lab}\nSome text.\n\n{experiment}"
 
 
 def fails_at(markdown: str, at: str | int, problem: str) -> None:
@@ -44,23 +44,23 @@ def fails_at(markdown: str, at: str | int, problem: str) -> None:
     raises_located(lambda: parse_page(markdown, PATH), PATH, line, problem)
 
 
-def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
-    (task,) = parse_page(page(), PATH)
-    assert task.id == "my-task" and task.lab == "simulation"
-    assert task.settings == {"table": "penalty", "penalty_k": -100, "seeds": 20}
-    assert task.params["penalty_k"] == -100.0 and task.params["group_size"] == 32
-    assert task.answer == 1
-    assert task.spec["options"][1] == {
+def test_a_experiment_is_read_with_its_checked_settings_and_right_option() -> None:
+    (experiment,) = parse_page(page(), PATH)
+    assert experiment.id == "my-experiment" and experiment.lab == "simulation"
+    assert experiment.settings == {"table": "penalty", "penalty_k": -100, "seeds": 20}
+    assert experiment.params["penalty_k"] == -100.0 and experiment.params["group_size"] == 32
+    assert experiment.answer == 1
+    assert experiment.spec["options"][1] == {
         "text": "No, `stub` + `alone` in *every* seed.",
         "when": "seeds.methods.learned.reached_optimum == 0",
     }
-    assert task.line == line_of(page(), "```lab-task")
+    assert experiment.line == line_of(page(), "```lab-experiment")
 
 
 @pytest.mark.parametrize(
     ("old", "new", "at", "message"),
     [
-        ("question:", "questoin:", "questoin:", "unknown key 'questoin' in the task"),
+        ("question:", "questoin:", "questoin:", "unknown key 'questoin' in the experiment"),
         ("  seeds: 20", "  seeds: 0", "  seeds: 0", "`settings`: Seeds must be a whole number"),
         ("  seeds: 20", "  colour: red", "  colour: red", "`settings`: Unknown parameter"),
         (
@@ -89,7 +89,12 @@ def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
             "`report`: The report has no {expression}: it must come from the run.",
         ),
         ("lab: simulation", "lab: chess", "lab: chess", "`lab` must be one of"),
-        ("id: my-task", "id: My Task", "id: My Task", "`id` 'My Task' must be lowercase letters"),
+        (
+            "id: my-experiment",
+            "id: My Experiment",
+            "id: My Experiment",
+            "`id` 'My Experiment' must be lowercase letters",
+        ),
         (
             "explanation: Because the <safe> answer is never punished.",
             "explanation:",
@@ -100,63 +105,67 @@ def test_a_task_is_read_with_its_checked_settings_and_right_option() -> None:
     ],
 )
 def test_a_mistake_fails_at_its_line(old: str, new: str, at: str, message: str) -> None:
-    task = TASK.replace(old, new, 1)
-    assert task != TASK
-    fails_at(page(task), at, message)
+    experiment = EXPERIMENT.replace(old, new, 1)
+    assert experiment != EXPERIMENT
+    fails_at(page(experiment), at, message)
 
 
 def test_options_number_two_to_four() -> None:
-    one = re.sub(r"  - text: Yes.*?\n.*?\n", "", TASK, count=1, flags=re.S)
+    one = re.sub(r"  - text: Yes.*?\n.*?\n", "", EXPERIMENT, count=1, flags=re.S)
     fails_at(page(one), "options:", "`options` needs 2 to 4 predictions; got 1")
     extra = "".join(f"  - text: Option {i}.\n    when: 1 == {i}\n" for i in range(3))
-    five = TASK.replace("report:", extra + "report:")
+    five = EXPERIMENT.replace("report:", extra + "report:")
     fails_at(page(five), "options:", "`options` needs 2 to 4 predictions; got 5")
 
 
 def test_a_missing_key_and_a_repeated_option_are_named() -> None:
-    markdown = page(TASK.replace("explanation: Because the <safe> answer is never punished.\n", ""))
-    fails_at(markdown, "```lab-task", "the task has no `explanation`.")
-    twice = page(TASK.replace("No, `stub` + `alone` in *every* seed.", "Yes, in most seeds."))
+    markdown = page(
+        EXPERIMENT.replace("explanation: Because the <safe> answer is never punished.\n", "")
+    )
+    fails_at(markdown, "```lab-experiment", "the experiment has no `explanation`.")
+    twice = page(EXPERIMENT.replace("No, `stub` + `alone` in *every* seed.", "Yes, in most seeds."))
     second = [n for n, line in enumerate(twice.split("\n"), 1) if "- text: Yes," in line][1]
     fails_at(twice, second, "option 2 repeats option 1")
 
 
-def test_an_empty_task_or_a_list_is_refused_at_the_fence() -> None:
-    empty = page("```lab-task\n```\n")
-    fails_at(empty, "```lab-task", "the task is empty.")
-    listed = page("```lab-task\n- id: x\n```\n")
-    fails_at(listed, "- id: x", "a task is a mapping with keys `id`, `lab`")
+def test_an_empty_experiment_or_a_list_is_refused_at_the_fence() -> None:
+    empty = page("```lab-experiment\n```\n")
+    fails_at(empty, "```lab-experiment", "the experiment is empty.")
+    listed = page("```lab-experiment\n- id: x\n```\n")
+    fails_at(listed, "- id: x", "an experiment is a mapping with keys `id`, `lab`")
 
 
-def test_a_task_needs_its_lab_on_the_page() -> None:
+def test_a_experiment_needs_its_lab_on_the_page() -> None:
     fails_at(page(lab=""), "lab: simulation", "this page has no ```lab-simulation")
 
 
-def test_two_tasks_with_one_id_are_refused() -> None:
-    markdown = page(TASK + "\n" + TASK)
-    first, second = [n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-task"]
-    fails_at(markdown, second, f"task id 'my-task' is already used at {PATH}:{first}.")
+def test_two_experiments_with_one_id_are_refused() -> None:
+    markdown = page(EXPERIMENT + "\n" + EXPERIMENT)
+    first, second = [
+        n for n, line in enumerate(markdown.split("\n"), 1) if line == "```lab-experiment"
+    ]
+    fails_at(markdown, second, f"experiment id 'my-experiment' is already used at {PATH}:{first}.")
 
 
 def test_an_example_inside_another_code_block_is_left_alone() -> None:
-    assert parse_page(page(task=f"````markdown\n{TASK}````\n"), PATH) == []
+    assert parse_page(page(experiment=f"````markdown\n{EXPERIMENT}````\n"), PATH) == []
 
 
 def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
-    (task,) = parse_page(page(), PATH)
-    markup = render_task(task, "../assets/lab/widgets/task.css")
-    root = re.match(r'<div class="lab lab-task"[^>]*>\n', markup)  # one element, for Markdown
+    (experiment,) = parse_page(page(), PATH)
+    markup = render_experiment(experiment)
+    root = re.match(r'<div class="lab lab-experiment"[^>]*>\n', markup)  # one element, for Markdown
     assert root and markup.endswith("</div>")
-    assert markup[root.end() :].startswith(
-        '<link rel="stylesheet" href="../assets/lab/widgets/task.css">'
+    assert 'id="my-experiment"' in root[0] and 'data-lab-experiment="my-experiment"' in root[0]
+    assert 'data-lab="experiment"' in root[0] and 'data-lab-experiment-lab="simulation"' in root[0]
+    spec = re.search(r'data-lab-experiment-spec="([^"]*)"', root[0])
+    assert spec and json.loads(html.unescape(spec[1])) == experiment.spec
+    assert (
+        '<legend class="lab-experiment__question">Do the learned agents find 11?</legend>' in markup
     )
-    assert 'id="my-task"' in root[0] and 'data-lab-task="my-task"' in root[0]
-    assert 'data-lab="task"' in root[0] and 'data-lab-task-lab="simulation"' in root[0]
-    spec = re.search(r'data-lab-task-spec="([^"]*)"', root[0])
-    assert spec and json.loads(html.unescape(spec[1])) == task.spec
-    assert '<legend class="lab-task__question">Do the learned agents find 11?</legend>' in markup
     radios = re.findall(
-        r'<label><input type="radio" name="lab-task-my-task" value="(\d)"> <span>(.*?)</span>',
+        r'<label><input type="radio" name="lab-experiment-my-experiment" value="(\d)"> '
+        r"<span>(.*?)</span>",
         markup,
     )
     assert radios == [
@@ -164,16 +173,19 @@ def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
         ("1", "No, <code>stub</code> + <code>alone</code> in <em>every</em> seed."),
     ]
     assert ">Run this experiment</button>" in markup.replace("\\\n", "")
-    assert "data-lab-task-actions hidden" in markup  # no button without JavaScript
-    assert '<details class="lab-task__explanation note" data-lab-task-explanation>' in markup
+    assert "data-lab-experiment-actions hidden" in markup  # no button without JavaScript
+    assert (
+        '<details class="lab-experiment__explanation note" data-lab-experiment-explanation>'
+        in markup
+    )
     assert "Because the &lt;safe&gt; answer is never punished." in markup
     assert (
         "<strong>The experiment:</strong> Reward table Penalty game, Penalty k \u2212100, Seeds 20"
         in markup
     )
-    # A link that opens this experiment with its settings in the lab's form (lab.share).
+    # A link that opens this experiment with its settings in the lab's form (lab.core.links).
     assert (
-        '<a href="#my-task?table=penalty&amp;penalty_k=-100&amp;seeds=20" '
-        "data-lab-task-link>Open the lab with these settings</a>"
+        '<a href="#my-experiment?table=penalty&amp;penalty_k=-100&amp;seeds=20" '
+        "data-lab-experiment-link>Open the lab with these settings</a>"
     ) in markup.replace("\\\n", "")
-    assert "<link" not in render_task(task)  # the stylesheet is linked once per page
+    assert "<link" not in render_experiment(experiment)  # the stylesheet is linked once per page

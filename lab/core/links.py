@@ -26,12 +26,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
-from lab.core.errors import LabError
 from lab.core.params import ParamError, Spec, check
-from lab.core.rpc import Call, Progress
-from lab.kinds import RUNNERS
+from lab.core.runner import Runner
 
-__all__ = ["CALLS", "link_fragment", "read_link", "settings_query"]
+__all__ = ["link_fragment", "read_link", "settings_query"]
 
 #: Between the target's id and the settings.
 SETTINGS = "?"
@@ -67,12 +65,11 @@ def settings_query(spec: Spec, params: Mapping[str, Any]) -> str:
     return PAIRS.join(pairs)
 
 
-def link_fragment(kind: str, target: str, settings: Any) -> str:
-    """The fragment (without ``#``) that opens ``target`` with lab ``kind`` set to ``settings``.
+def link_fragment(runner: Runner, target: str, settings: Any) -> str:
+    """The fragment (without ``#``) that opens ``target`` with ``runner``'s lab set to ``settings``.
 
     ``settings`` are checked by the lab's validator first (a :class:`ParamError` if refused).
     """
-    runner = RUNNERS[kind]
     params = runner.validate(settings).to_json()
     return f"{target}{SETTINGS}{settings_query(runner.spec(), params)}"
 
@@ -146,8 +143,8 @@ def _validated(
                 del kept[name]
 
 
-def read_link(kind: str, fragment: str) -> dict[str, Any] | None:
-    """What the fragment ``TARGET?QUERY`` asks of lab ``kind``; ``None`` if it holds no settings.
+def read_link(runner: Runner, fragment: str) -> dict[str, Any] | None:
+    """What the fragment ``TARGET?QUERY`` asks of ``runner``'s lab; ``None`` without settings.
 
     ``{"target", "params", "errors"}``: ``params`` every setting of the lab
     as its form should now hold it (the link's accepted values, the others
@@ -159,7 +156,6 @@ def read_link(kind: str, fragment: str) -> dict[str, Any] | None:
     if SETTINGS not in text:
         return None
     target, _, query = text.partition(SETTINGS)
-    runner = RUNNERS[kind]
     spec = runner.spec()
     given, unknown = _given(spec, runner.validate, query)
     params, errors, dropped = _validated(spec, runner.validate, given)
@@ -174,24 +170,3 @@ def read_link(kind: str, fragment: str) -> dict[str, Any] | None:
             if not refused:
                 params[name] = _plain(values[name])
     return {"target": unquote(target), "params": params, "errors": {**unknown, **errors}}
-
-
-def _kind(args: Mapping[str, Any]) -> str:
-    kind = args.get("kind")
-    if kind not in RUNNERS:
-        raise LabError(f"No run-style lab of kind {kind!r}.")
-    return kind
-
-
-def _link(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
-    """``{"kind", "target", "params"}``: ``{"fragment"}``, or the form's refusals."""
-    return {"fragment": link_fragment(_kind(args), str(args.get("target")), args.get("params"))}
-
-
-def _read(args: dict[str, Any], progress: Progress) -> dict[str, Any] | None:
-    """``{"kind", "fragment"}``: :func:`read_link`'s answer."""
-    return read_link(_kind(args), str(args.get("fragment", "")))
-
-
-#: Merged into :data:`lab.rpc.CALLS`.
-CALLS: dict[str, Call] = {"link_fragment": _link, "read_link": _read}

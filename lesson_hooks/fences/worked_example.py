@@ -4,7 +4,7 @@ A page asks for it with a block whose body is optional YAML parameters for the
 simulation (checked by :func:`lab.validate_params`; a bad one fails the build at
 the line)::
 
-    ```lab-episode
+    ```lab-worked-example
     turns: 2
     ```
 
@@ -50,7 +50,7 @@ def episode_html(params: Mapping[str, object]) -> str:
 def render_worked_example(params: dict[str, object]) -> Markup:
     episode = memoized(episode_html, params)
     # Rendered by lab.sim.render through the markup builder; the memo hands back text.
-    box = {"class": "lesson-episode", "data-lesson-episode": True}
+    box = {"class": "lab-worked-example", "data-lab-worked-example": True}
     return el("div", box, "\n", trusted(episode), "\n")
 
 
@@ -58,6 +58,6 @@ def _render(params: dict[str, object], fence: Fence) -> str:
     return render_worked_example(params)
 
 
-FENCE = LabFence("episode", read_params, _render)
+FENCE = LabFence("worked-example", read_params, _render)
 formatter = FENCE.format
 parse_page = FENCE.read_page

@@ -1,4 +1,4 @@
-"""Settings in the page's address (lab.share): written once, read back by the validator."""
+"""Settings in the page's address (lab.core.links): written once, read back by the validator."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pytest
 
 from lab import rpc
+from lab.core.links import link_fragment, read_link
 from lab.kinds import RUNNERS
-from lab.share import link_fragment, read_link
 
 
 def call(name: str, **args: object) -> dict:
@@ -17,7 +17,7 @@ def call(name: str, **args: object) -> dict:
 
 def test_the_teachers_link_holds_only_what_differs_from_the_defaults() -> None:
     settings = {"table": "penalty", "penalty_k": "-100", "seeds": 20, "updates": "200"}
-    fragment = link_fragment("simulation", "lab-simulation", settings)
+    fragment = link_fragment(RUNNERS["simulation"], "lab-simulation", settings)
     assert fragment == "lab-simulation?table=penalty&penalty_k=-100&seeds=20"
 
 
@@ -32,8 +32,8 @@ def test_the_teachers_link_holds_only_what_differs_from_the_defaults() -> None:
     ],
 )
 def test_a_link_reads_back_the_settings_it_was_made_from(kind: str, settings: dict) -> None:
-    fragment = link_fragment(kind, "lab-x", settings)
-    read = read_link(kind, "#" + fragment)
+    fragment = link_fragment(RUNNERS[kind], "lab-x", settings)
+    read = read_link(RUNNERS[kind], "#" + fragment)
     assert read == {
         "target": "lab-x",
         "params": RUNNERS[kind].validate(settings).to_json(),
@@ -42,11 +42,13 @@ def test_a_link_reads_back_the_settings_it_was_made_from(kind: str, settings: di
 
 
 def test_an_anchor_without_settings_changes_nothing() -> None:
-    assert read_link("simulation", "#lab-simulation") is None
+    assert read_link(RUNNERS["simulation"], "#lab-simulation") is None
 
 
 def test_a_hand_edited_link_reports_pythons_reasons_and_applies_the_rest() -> None:
-    read = read_link("simulation", "lab-simulation?table=pen&seeds=x&updates=50&colour=red")
+    read = read_link(
+        RUNNERS["simulation"], "lab-simulation?table=pen&seeds=x&updates=50&colour=red"
+    )
     assert read is not None
     assert read["errors"] == {
         "colour": "Unknown parameter; expected one of "
@@ -61,7 +63,9 @@ def test_a_hand_edited_link_reports_pythons_reasons_and_applies_the_rest() -> No
 
 
 def test_a_truncated_table_keeps_the_table_choice_and_says_why() -> None:
-    read = read_link("simulation", "lab-simulation?table=custom&custom_table=1,2,3;4,5&seeds=3")
+    read = read_link(
+        RUNNERS["simulation"], "lab-simulation?table=custom&custom_table=1,2,3;4,5&seeds=3"
+    )
     assert read is not None
     assert read["errors"] == {"custom_table": "Custom table must be 3 rows of 3 numbers."}
     assert read["params"]["table"] == "custom" and read["params"]["seeds"] == 3
@@ -70,7 +74,7 @@ def test_a_truncated_table_keeps_the_table_choice_and_says_why() -> None:
 
 @pytest.mark.parametrize("fragment", ["lab-simulation?", "?", "a?%", "a?=&&==", "a?%E0%A4%A=%"])
 def test_any_text_is_read_without_an_exception(fragment: str) -> None:
-    read = read_link("simulation", fragment)
+    read = read_link(RUNNERS["simulation"], fragment)
     assert read is not None and read["params"] == RUNNERS["simulation"].validate({}).to_json()
 
 

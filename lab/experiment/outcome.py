@@ -1,7 +1,7 @@
-"""Predict-run-explain tasks: each prediction is a condition on a lab's result.
+"""Predict-run-explain experiments: each prediction is a condition on a lab's result.
 
-A task (declared in Markdown as a ```` ```lab-task ```` block, checked at build
-time by ``lesson_hooks/fences/task.py``) names a lab, the settings to run it with,
+An experiment (declared in Markdown as a ```` ```lab-experiment ```` block, checked at build
+time by ``lesson_hooks/fences/experiment.py``) names a lab, the settings to run it with,
 2 to 4 predicted outcomes, and a *report*: a sentence with ``{expression}``
 holes. Each option carries a condition (``when``), a small expression over the
 result the lab returns, written in a safe subset of Python::
@@ -15,9 +15,9 @@ numbers, strings, ``and``/``or``/``not``, comparisons, ``+ - * /``, one-loop
 generator expressions and the functions in :data:`FUNCTIONS` are allowed,
 nothing else (no attribute of a Python object, no call of anything else).
 
-:func:`task_outcome` evaluates every option on the run the reader just made and
+:func:`experiment_outcome` evaluates every option on the run the reader just made and
 words the outcome ("You predicted … — the agents …"); the same function runs in
-the browser (the ``task_outcome`` call) and in the tests, which assert over
+the browser (the ``experiment_outcome`` call) and in the tests, which assert over
 seeds 0-19 that the option the explanation calls right is the one the model's
 result satisfies.
 """
@@ -32,36 +32,21 @@ from typing import Any
 
 from lab.core.errors import LabError
 from lab.core.stats import describe_count
-from lab.kinds import RUNNERS
 
 __all__ = [
-    "TaskError",
+    "ExperimentError",
     "check_condition",
     "check_report",
     "evaluate",
+    "experiment_outcome",
     "fill_report",
     "matching_options",
-    "run_task",
     "seeds_text",
-    "task_outcome",
-    "task_params",
 ]
 
 
-class TaskError(LabError):
-    """A task's condition or report cannot be read or evaluated."""
-
-
-def task_params(lab: str, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The lab's full, checked parameters for ``settings`` (raises the lab's ParamError)."""
-    if lab not in RUNNERS:
-        raise TaskError(f"Unknown lab {lab!r}; expected one of {', '.join(RUNNERS)}.")
-    return RUNNERS[lab].validate(dict(settings)).to_json()
-
-
-def run_task(spec: Mapping[str, Any], **changes: Any) -> dict[str, Any]:
-    """Run the task's lab with its parameters (``changes`` override some, e.g. the seed)."""
-    return RUNNERS[spec["lab"]].run({**spec["params"], **changes})
+class ExperimentError(LabError):
+    """An experiment's condition or report cannot be read or evaluated."""
 
 
 def _named(items: Any, name: Any) -> Any:
@@ -69,7 +54,7 @@ def _named(items: Any, name: Any) -> Any:
     for item in items:
         if isinstance(item, Mapping) and item.get("name") == name:
             return item
-    raise TaskError(f"Nothing named {name!r} in the result.")
+    raise ExperimentError(f"Nothing named {name!r} in the result.")
 
 
 def _count(items: Any) -> int:
@@ -115,11 +100,11 @@ _BINARY: dict[type, Callable[[Any, Any], Any]] = {
 
 def _parse(text: str) -> ast.expr:
     if not isinstance(text, str) or not text.strip():
-        raise TaskError("The expression is empty.")
+        raise ExperimentError("The expression is empty.")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as err:
-        raise TaskError(f"{err.msg} in {text.strip()!r}.") from err
+        raise ExperimentError(f"{err.msg} in {text.strip()!r}.") from err
     _check(tree.body, set())
     return tree.body
 
@@ -128,7 +113,7 @@ def _check(node: ast.AST, bound: set[str]) -> None:
     """Refuse anything outside the allowed subset, naming it."""
     if isinstance(node, ast.Constant):
         if not isinstance(node.value, int | float | str | bool) and node.value is not None:
-            raise TaskError(f"The constant {node.value!r} is not allowed.")
+            raise ExperimentError(f"The constant {node.value!r} is not allowed.")
         return
     if isinstance(node, ast.Name):
         return
@@ -137,7 +122,7 @@ def _check(node: ast.AST, bound: set[str]) -> None:
         return
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Slice):
-            raise TaskError("Slices are not allowed; use an index such as [-1].")
+            raise ExperimentError("Slices are not allowed; use an index such as [-1].")
         _check(node.value, bound)
         _check(node.slice, bound)
         return
@@ -163,29 +148,31 @@ def _check(node: ast.AST, bound: set[str]) -> None:
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             name = node.func.id if isinstance(node.func, ast.Name) else ast.unparse(node.func)
-            raise TaskError(f"{name}() is not allowed; use one of {', '.join(FUNCTIONS)}.")
+            raise ExperimentError(f"{name}() is not allowed; use one of {', '.join(FUNCTIONS)}.")
         if node.keywords:
-            raise TaskError(f"{node.func.id}() takes no keyword arguments here.")
+            raise ExperimentError(f"{node.func.id}() takes no keyword arguments here.")
         for arg in node.args:
             _check(arg, bound)
         return
     if isinstance(node, ast.GeneratorExp | ast.ListComp):
         if len(node.generators) != 1:
-            raise TaskError("A generator may have only one `for`.")
+            raise ExperimentError("A generator may have only one `for`.")
         loop = node.generators[0]
         if not isinstance(loop.target, ast.Name) or loop.is_async:
-            raise TaskError("A generator's `for` takes one name, as in `for r in seeds.rows`.")
+            raise ExperimentError(
+                "A generator's `for` takes one name, as in `for r in seeds.rows`."
+            )
         _check(loop.iter, bound)
         inner = bound | {loop.target.id}
         for condition in loop.ifs:
             _check(condition, inner)
         _check(node.elt, inner)
         return
-    raise TaskError(f"`{ast.unparse(node)}` is not allowed in a task's expression.")
+    raise ExperimentError(f"`{ast.unparse(node)}` is not allowed in an experiment's expression.")
 
 
 def check_condition(text: str) -> None:
-    """Raise :class:`TaskError` unless ``text`` is an allowed expression."""
+    """Raise :class:`ExperimentError` unless ``text`` is an allowed expression."""
     _parse(text)
 
 
@@ -193,23 +180,23 @@ _HOLE = re.compile(r"\{([^{}]+)\}")
 
 
 def check_report(text: str) -> None:
-    """Raise :class:`TaskError` unless every ``{hole}`` of ``text`` is an allowed expression."""
+    """Raise :class:`ExperimentError` unless each ``{hole}`` of ``text`` is allowed."""
     if not isinstance(text, str) or not text.strip():
-        raise TaskError("The report is empty.")
+        raise ExperimentError("The report is empty.")
     if "{" not in text:
-        raise TaskError("The report has no {expression}: it must come from the run.")
+        raise ExperimentError("The report has no {expression}: it must come from the run.")
     for match in _HOLE.finditer(text):
         _parse(match.group(1))
     leftover = _HOLE.sub("", text)
     if "{" in leftover or "}" in leftover:
-        raise TaskError("The report has an unmatched { or }.")
+        raise ExperimentError("The report has an unmatched { or }.")
 
 
 def _get(value: Any, key: Any, shown: str) -> Any:
     try:
         return value[key]
     except (KeyError, IndexError, TypeError) as err:
-        raise TaskError(f"The result has no {shown}.") from err
+        raise ExperimentError(f"The result has no {shown}.") from err
 
 
 def _eval(node: ast.expr, result: Mapping[str, Any], scope: dict[str, Any]) -> Any:
@@ -257,17 +244,17 @@ def _eval(node: ast.expr, result: Mapping[str, Any], scope: dict[str, Any]) -> A
             if all(_eval(c, result, inner) for c in loop.ifs):
                 items.append(_eval(node.elt, result, inner))
         return items
-    raise TaskError(f"`{ast.unparse(node)}` is not allowed in a task's expression.")
+    raise ExperimentError(f"`{ast.unparse(node)}` is not allowed in an experiment's expression.")
 
 
 def evaluate(text: str, result: Mapping[str, Any]) -> Any:
     """The value of the expression ``text`` on ``result`` (a lab's JSON result)."""
     try:
         return _eval(_parse(text), result, {})
-    except TaskError:
+    except ExperimentError:
         raise
     except (TypeError, ValueError, ZeroDivisionError) as err:
-        raise TaskError(f"{text.strip()!r} could not be evaluated: {err}.") from err
+        raise ExperimentError(f"{text.strip()!r} could not be evaluated: {err}.") from err
 
 
 def _show(value: Any) -> str:
@@ -337,8 +324,10 @@ def seeds_text(result: Mapping[str, Any]) -> str | None:
     return f"Over {count} seeds, the optimum was reached by " + "; ".join(parts) + "."
 
 
-def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]) -> dict[str, Any]:
-    """What the reader is told after running the task: their prediction against the run.
+def experiment_outcome(
+    spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the reader is told after running the experiment: their prediction against the run.
 
     Returns ``{"text", "report", "matched": [option indices], "right": bool, "seeds"}``;
     ``right`` says whether the reader's prediction describes the run, ``seeds`` is
@@ -346,7 +335,7 @@ def task_outcome(spec: Mapping[str, Any], choice: int, result: Mapping[str, Any]
     """
     options = spec["options"]
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(options):
-        raise TaskError(f"The prediction must be an option from 1 to {len(options)}.")
+        raise ExperimentError(f"The prediction must be an option from 1 to {len(options)}.")
     report = fill_report(spec["report"], result)
     matched = matching_options(spec, result)
     right = choice in matched

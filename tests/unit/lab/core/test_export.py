@@ -1,4 +1,4 @@
-"""A run's downloads (lab.export): they parse, and hold the result's numbers."""
+"""A run's downloads (lab.core.export): they parse, and hold the result's numbers."""
 
 from __future__ import annotations
 
@@ -8,19 +8,22 @@ import io
 import json
 
 from lab import run_experiment, run_language_models
-from lab.export import exports, file_stem
+from lab.core.export import exports, file_stem
+from lab.kinds import RUNNERS
 
 
 def files(kind: str, result: dict) -> dict[str, tuple[str, str]]:
-    return {f["label"]: (f["name"], f["text"]) for f in exports(kind, result)["files"]}
+    return {f["label"]: (f["name"], f["text"]) for f in exports(RUNNERS[kind], result)["files"]}
 
 
 def test_names_say_the_lab_the_settings_and_the_date() -> None:
     day = datetime.date(2026, 12, 2)
-    stem = file_stem("simulation", {"seeds": 20}, day)
+    stem = file_stem(RUNNERS["simulation"], {"seeds": 20}, day)
     assert stem.startswith("simulation-") and stem.endswith("-2026-12-02")
-    assert stem == file_stem("simulation", {"seeds": 20, "updates": 200}, day)  # defaults unsaid
-    assert stem != file_stem("simulation", {"seeds": 19}, day)
+    assert stem == file_stem(
+        RUNNERS["simulation"], {"seeds": 20, "updates": 200}, day
+    )  # defaults unsaid
+    assert stem != file_stem(RUNNERS["simulation"], {"seeds": 19}, day)
 
 
 def test_the_language_models_downloads_hold_its_expected_rewards_and_curve() -> None:
@@ -33,7 +36,7 @@ def test_the_language_models_downloads_hold_its_expected_rewards_and_curve() -> 
     }
     curve = list(csv.DictReader(io.StringIO(got["Download the learning curve (CSV)"][1])))
     assert [float(r["mean_reward"]) for r in curve] == result["curve"]
-    assert exports("language-models", result)["command"].startswith(
+    assert exports(RUNNERS["language-models"], result)["command"].startswith(
         "python3 -m lab run language-models language-models-"
     )
 

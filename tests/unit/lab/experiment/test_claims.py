@@ -1,10 +1,11 @@
-"""Every guided task on every page: its explanation's answer is what the model does.
+"""Every guided experiment on every page: its explanation's answer is what the model does.
 
-The tasks are found by parsing the pages' ```lab-task blocks (lesson_hooks.fences.task),
-so a new task is tested with no change here. For each, the lab runs with the
-task's settings, as the reader's Run this experiment does, and the option the
+The experiments are found by parsing the pages' ```lab-experiment blocks
+(lesson_hooks.fences.experiment),
+so a new experiment is tested with no change here. For each, the lab runs with the
+experiment's settings, as the reader's Run this experiment does, and the option the
 explanation calls right must be the only one the result satisfies; then the same
-over seeds 0-19: one run of 20 seeds, or, for a task about a single seed, each
+over seeds 0-19: one run of 20 seeds, or, for an experiment about a single seed, each
 of seeds 0 to 19 on its own.
 """
 
@@ -14,68 +15,75 @@ from __future__ import annotations
 import pytest
 
 from lab import prompted_prior
-from lab.guided.tasks import matching_options, run_task, task_outcome
+from lab.experiment.outcome import experiment_outcome, matching_options
 from lab.sim.task import CLIMBING, Observation, penalty_table
-from lesson_hooks.fences.task import FENCE_INFO, Task, parse_page
+from lesson_hooks.fences.experiment import FENCE_INFO, Experiment, parse_page
 from lesson_hooks.support.paths import ROOT
+from tests.support.runs import run_guided_experiment
 from tests.unit.lab.sim.test_claims import helper_view
 
 DOCS = ROOT / "docs"
 SEEDS = 20  # seeds 0-19
 
 
-def _tasks() -> list[Task]:
-    tasks = []
+def _experiments() -> list[Experiment]:
+    experiments = []
     for page in sorted(DOCS.rglob("*.md")):
         text = page.read_text(encoding="utf-8")
         if FENCE_INFO in text:
-            tasks.extend(parse_page(text, f"docs/{page.relative_to(DOCS).as_posix()}"))
-    return tasks
+            experiments.extend(parse_page(text, f"docs/{page.relative_to(DOCS).as_posix()}"))
+    return experiments
 
 
-TASKS = _tasks()
+EXPERIMENTS = _experiments()
 
 
-def test_the_pages_have_their_tasks() -> None:
-    labs = [task.lab for task in TASKS]
+def test_the_pages_have_their_experiments() -> None:
+    labs = [experiment.lab for experiment in EXPERIMENTS]
     assert labs.count("simulation") >= 9
     assert labs.count("language-models") >= 2
 
 
-def _only_the_right_option(task: Task, result: dict, where: str) -> None:
-    matched = matching_options(task.spec, result)
-    right = task.options[task.answer].text
-    assert matched == [task.answer], (
-        f"{task.path}:{task.line}: {task.id} {where}: the explanation calls {right!r} right, "
-        f"but the result satisfies {[task.options[i].text for i in matched]}"
+def _only_the_right_option(experiment: Experiment, result: dict, where: str) -> None:
+    matched = matching_options(experiment.spec, result)
+    right = experiment.options[experiment.answer].text
+    assert matched == [experiment.answer], (
+        f"{experiment.path}:{experiment.line}: {experiment.id} {where}: "
+        f"the explanation calls {right!r} right, "
+        f"but the result satisfies {[experiment.options[i].text for i in matched]}"
     )
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_the_tasks_answer_is_what_the_model_does_at_its_settings(task: Task) -> None:
-    result = run_task(task.spec)
-    _only_the_right_option(task, result, "at its settings")
-    for choice in range(len(task.options)):
-        outcome = task_outcome(task.spec, choice, result)
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
+def test_the_experiments_answer_is_what_the_model_does_at_its_settings(
+    experiment: Experiment,
+) -> None:
+    result = run_guided_experiment(experiment.spec)
+    _only_the_right_option(experiment, result, "at its settings")
+    for choice in range(len(experiment.options)):
+        outcome = experiment_outcome(experiment.spec, choice, result)
         assert outcome["text"].startswith("You predicted \u201c")
-        assert outcome["right"] == (choice == task.answer)
+        assert outcome["right"] == (choice == experiment.answer)
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_the_tasks_answer_holds_over_seeds_0_to_19(task: Task) -> None:
-    params = task.params
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
+def test_the_experiments_answer_holds_over_seeds_0_to_19(experiment: Experiment) -> None:
+    params = experiment.params
     if params["seeds"] == 1:
         for seed in range(SEEDS):
-            _only_the_right_option(task, run_task(task.spec, seed=seed), f"with seed {seed}")
+            _only_the_right_option(
+                experiment, run_guided_experiment(experiment.spec, seed=seed), f"with seed {seed}"
+            )
     elif (params["seed"], params["seeds"]) != (0, SEEDS):
-        result = run_task(task.spec, seed=0, seeds=SEEDS)
-        _only_the_right_option(task, result, f"over seeds 0-{SEEDS - 1}")
+        result = run_guided_experiment(experiment.spec, seed=0, seeds=SEEDS)
+        _only_the_right_option(experiment, result, f"over seeds 0-{SEEDS - 1}")
     else:
         assert params["seed"] == 0  # the run at its settings (the test above) covers seeds 0-19
 
 
 EXPLANATION_CLAIMS = {
-    # quote from a task's explanation -> its check (numbers as the page's other claims compute them)
+    # quote from an experiment's explanation -> its check (numbers as the page's other claims
+    # compute them)
     "`core` earns −0.8 while `stub` earns 3.5": lambda: (
         [round(v, 2) for v in helper_view(CLIMBING)][::2] == [-0.8, 3.5]
     ),
@@ -112,6 +120,6 @@ EXPLANATION_CLAIMS = {
 
 @pytest.mark.parametrize("quote", EXPLANATION_CLAIMS)
 def test_the_numbers_an_explanation_quotes_are_the_models(quote: str) -> None:
-    explanations = " ".join(" ".join(t.explanation.split()) for t in TASKS)
+    explanations = " ".join(" ".join(t.explanation.split()) for t in EXPERIMENTS)
     assert quote in explanations, "no explanation says this any more"
     assert EXPLANATION_CLAIMS[quote]()

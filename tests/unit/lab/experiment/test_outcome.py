@@ -1,4 +1,4 @@
-"""lab.guided.tasks: the conditions a prediction carries, and the outcome sentence of a run."""
+"""lab.experiment.outcome: the conditions a prediction carries, and a run's outcome sentence."""
 
 from __future__ import annotations
 
@@ -6,18 +6,16 @@ import json
 
 import pytest
 
-from lab.guided.tasks import (
-    TaskError,
+from lab.experiment.outcome import (
+    ExperimentError,
     check_condition,
     check_report,
     evaluate,
+    experiment_outcome,
     fill_report,
     seeds_text,
-    task_outcome,
-    task_params,
 )
 from lab.rpc import dispatch
-from lab.sim.params import ParamError
 
 RESULT = {
     "params": {"group_size": 2},
@@ -106,26 +104,26 @@ def test_a_condition_reads_the_result_as_plain_data(expression: str, value: obje
 def test_anything_outside_the_small_language_is_refused_before_it_runs(
     expression: str, reason: str
 ) -> None:
-    with pytest.raises(TaskError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ExperimentError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         check_condition(expression)
 
 
 def test_a_missing_field_is_named() -> None:
-    with pytest.raises(TaskError, match=r"The result has no `seeds.method`"):
+    with pytest.raises(ExperimentError, match=r"The result has no `seeds.method`"):
         evaluate("seeds.method.learned", RESULT)
-    with pytest.raises(TaskError, match="Nothing named 'Nobody'"):
+    with pytest.raises(ExperimentError, match="Nothing named 'Nobody'"):
         evaluate("named(partners.held_out, 'Nobody')", RESULT)
-    with pytest.raises(TaskError, match="could not be evaluated"):
+    with pytest.raises(ExperimentError, match="could not be evaluated"):
         evaluate("seeds.count / 0", RESULT)
 
 
 def test_a_report_needs_a_value_from_the_run_and_balanced_braces() -> None:
     check_report("found {seeds.count}")
-    with pytest.raises(TaskError, match="must come from the run"):
+    with pytest.raises(ExperimentError, match="must come from the run"):
         check_report("the agents found it")
-    with pytest.raises(TaskError, match="unmatched"):
+    with pytest.raises(ExperimentError, match="unmatched"):
         check_report("found {seeds.count} {")
-    with pytest.raises(TaskError, match="is not allowed"):
+    with pytest.raises(ExperimentError, match="is not allowed"):
         check_report("found {open('x')}")
 
 
@@ -140,7 +138,7 @@ def test_a_report_shows_numbers_briefly_signs_as_minus_and_lists_as_alternatives
 
 
 def test_the_outcome_says_the_prediction_holds_when_the_run_bears_it_out() -> None:
-    outcome = task_outcome(SPEC, 1, RESULT)
+    outcome = experiment_outcome(SPEC, 1, RESULT)
     assert outcome == {
         "text": "You predicted \u201cIn some\u201d \u2014 the learned agents reached 11 in 1 of 3 "
         "seeds. Your prediction holds.",
@@ -181,7 +179,7 @@ def test_a_run_without_a_count_of_seeds_has_no_seeds_line(seeds: object) -> None
 
 
 def test_the_outcome_names_what_happened_when_the_prediction_was_wrong() -> None:
-    outcome = task_outcome(SPEC, 2, RESULT)
+    outcome = experiment_outcome(SPEC, 2, RESULT)
     assert outcome["text"] == (
         "You predicted \u201cIn none\u201d \u2014 the learned agents reached 11 in 1 of 3 seeds. "
         "What happened is \u201cIn some\u201d."
@@ -192,35 +190,28 @@ def test_the_outcome_names_what_happened_when_the_prediction_was_wrong() -> None
 def test_the_outcome_says_so_when_no_prediction_describes_the_run() -> None:
     result = json.loads(json.dumps(RESULT))
     result["seeds"]["methods"]["learned"]["reached_optimum"] = -1
-    outcome = task_outcome(SPEC, 0, result)
+    outcome = experiment_outcome(SPEC, 0, result)
     assert outcome["matched"] == []
     assert outcome["text"].endswith("None of the predictions describes this run.")
 
 
 @pytest.mark.parametrize("choice", [-1, 3, True, "1", None])
 def test_a_prediction_must_be_one_of_the_options(choice: object) -> None:
-    with pytest.raises(TaskError, match="from 1 to 3"):
-        task_outcome(SPEC, choice, RESULT)  # type: ignore[arg-type]
+    with pytest.raises(ExperimentError, match="from 1 to 3"):
+        experiment_outcome(SPEC, choice, RESULT)  # type: ignore[arg-type]
 
 
-def test_task_params_are_the_labs_own_checked_parameters() -> None:
-    params = task_params("simulation", {"table": "penalty", "penalty_k": "-100", "seeds": 20})
-    assert params["penalty_k"] == -100.0 and params["seeds"] == 20 and params["turns"] == 1
-    assert task_params("language-models", {"compare_alone": "true"})["compare_alone"] is True
-    with pytest.raises(ParamError) as err:
-        task_params("simulation", {"seeds": 0})
-    assert "seeds" in err.value.fields
-    with pytest.raises(TaskError, match="Unknown lab"):
-        task_params("chess", {})
-
-
-def test_the_page_reaches_task_outcome_through_the_rpc_layer() -> None:
+def test_the_page_reaches_experiment_outcome_through_the_rpc_layer() -> None:
     reply = json.loads(
-        dispatch("task_outcome", json.dumps({"task": SPEC, "choice": 0, "result": RESULT}))
+        dispatch(
+            "experiment_outcome", json.dumps({"experiment": SPEC, "choice": 0, "result": RESULT})
+        )
     )
     assert reply["result"]["matched"] == [1]
     assert reply["result"]["text"].endswith("What happened is \u201cIn some\u201d.")
     refused = json.loads(
-        dispatch("task_outcome", json.dumps({"task": SPEC, "choice": 9, "result": RESULT}))
+        dispatch(
+            "experiment_outcome", json.dumps({"experiment": SPEC, "choice": 9, "result": RESULT})
+        )
     )
-    assert refused["error"]["kind"] == "TaskError"
+    assert refused["error"]["kind"] == "ExperimentError"

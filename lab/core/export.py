@@ -4,7 +4,7 @@
 (``render``), so the files are made by the same Python that made the result,
 and the page only turns each into a download link. Every file's name says
 what it holds: the lab, a digest of the settings (the first 8 hex digits of
-the SHA-256 of their link query, :func:`lab.share.settings_query`, so equal
+the SHA-256 of their link query, :func:`lab.core.links.settings_query`, so equal
 settings give equal names), and the date.
 """
 
@@ -17,8 +17,8 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from lab.kinds import RUNNERS
-from lab.share import settings_query
+from lab.core.links import settings_query
+from lab.core.runner import Runner
 
 __all__ = ["exports", "file_stem", "result_json"]
 
@@ -26,11 +26,11 @@ __all__ = ["exports", "file_stem", "result_json"]
 PAGE_ONLY = ("html", "exports")
 
 
-def file_stem(kind: str, params: Mapping[str, Any], day: datetime.date | None = None) -> str:
+def file_stem(runner: Runner, params: Mapping[str, Any], day: datetime.date | None = None) -> str:
     """``<kind>-<settings digest>-<YYYY-MM-DD>``."""
-    query = settings_query(RUNNERS[kind].spec(), params)
+    query = settings_query(runner.spec(), params)
     digest = hashlib.sha256(query.encode()).hexdigest()[:8]
-    return f"{kind}-{digest}-{(day or datetime.date.today()).isoformat()}"
+    return f"{runner.kind}-{digest}-{(day or datetime.date.today()).isoformat()}"
 
 
 def result_json(result: Mapping[str, Any]) -> str:
@@ -39,7 +39,7 @@ def result_json(result: Mapping[str, Any]) -> str:
     return json.dumps(data, allow_nan=False)
 
 
-def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
+def exports(runner: Runner, result: Mapping[str, Any]) -> dict[str, Any]:
     """The run's files and the command that reproduces it, for the page.
 
     ``{"stem", "files": [{"label", "name", "type", "text"}], "settings", "command"}``:
@@ -48,8 +48,7 @@ def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
     the settings file to save, and
     the command that prints the same result from it.
     """
-    stem = file_stem(kind, result["params"])
-    runner = RUNNERS[kind]
+    stem = file_stem(runner, result["params"])
     settings_name = f"{stem}-settings.json"
     files = [
         ("Download results (JSON)", f"{stem}.json", "application/json", result_json(result)),
@@ -73,5 +72,5 @@ def exports(kind: str, result: Mapping[str, Any]) -> dict[str, Any]:
             for label, name, kind_, text in files
         ],
         "settings": {"name": settings_name, "text": settings},
-        "command": f"python3 -m lab run {kind} {shlex.quote(settings_name)}",
+        "command": f"python3 -m lab run {runner.kind} {shlex.quote(settings_name)}",
     }
