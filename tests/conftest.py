@@ -1,4 +1,9 @@
-"""Shared fixtures: one built site per test session, served on a free port."""
+"""Shared fixtures: one built site per test session, served on a free port.
+
+Each test also gets the marker of its layer, from its top-level folder
+(:data:`LAYERS`), so ``-m unit`` or ``-m "not browser and not seeds"`` picks
+layers. The session's site is built only when a selected test asks for it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,30 @@ import pytest
 
 from lesson_hooks.support.paths import ROOT
 from tools.static_server import StaticServer
+
+#: The layers: each is a top-level folder of tests and the marker its tests get
+#: (registered in pyproject.toml).
+LAYERS = (
+    "unit",  # CPython only: the lab, the hooks, the tools (./dev check)
+    "build",  # the built site: the strict MkDocs build, and Zensical's
+    "browser",  # browsers against the built site
+    "seeds",  # the pages' claims over seeds 0 to 199
+)
+
+
+def layer(path: Path) -> str | None:
+    """The layer of the test file at ``path``: its top-level folder under tests/, if one."""
+    tests = ROOT / "tests"
+    if not path.is_relative_to(tests):
+        return None
+    parts = path.relative_to(tests).parts
+    return parts[0] if len(parts) > 1 and parts[0] in LAYERS else None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if name := layer(item.path):
+            item.add_marker(name)
 
 
 @dataclass(frozen=True)
@@ -29,14 +58,20 @@ def mkdocs_build(
     strict: bool = True,
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build`` the way a contributor does (``env``: more variables, e.g. OFFLINE)."""
+    """Run ``mkdocs build`` the way a contributor does (``env``: more variables, e.g. OFFLINE).
+
+    It runs in the config's folder, as ``./dev build`` runs in the project's:
+    the snippets' ``base_path`` in ``mkdocs.yml`` is relative to where the build runs.
+    """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     if site_url:
         env["SITE_URL"] = site_url
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
     if strict:
         command.append("--strict")
-    return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        command, env=env, cwd=config.parent, capture_output=True, text=True, check=False
+    )
 
 
 @pytest.fixture(scope="session")

@@ -11,12 +11,6 @@ from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright
 from tools import chromium
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/browser/" in item.nodeid:
-            item.add_marker(pytest.mark.browser)
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict, playwright: Playwright) -> dict:
     try:
