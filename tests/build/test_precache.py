@@ -211,6 +211,7 @@ def serving_preview() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         text=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        cwd=ROOT,  # where ./dev serve runs: the snippets' base_path is relative to it
     )
     serving = threading.Event()
     log: list[str] = []

@@ -42,8 +42,11 @@ def test_tabs_and_line_endings_are_text() -> None:
     hook.check_text("a\tb\r\n", "docs/page.md")
 
 
-def test_the_snippets_a_page_includes_are_found_by_the_extensions_own_reader() -> None:
+def test_the_snippets_a_page_includes_are_found_by_the_extensions_own_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Guards against a pymdownx change that would leave the snippets unchecked.
+    monkeypatch.chdir(ROOT)  # mkdocs.yml's base_path is relative to where the build runs
     options = load_config(str(ROOT / "mkdocs.yml")).mdx_configs[hook.SNIPPETS]
     page = (ROOT / "docs" / "simulation-reference.md").read_text(encoding="utf-8")
     found = {path.resolve() for path in hook.snippet_files(page, options)}
