@@ -329,4 +329,16 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         # A block of its own (raw HTML, or a paragraph): blank lines around it.
         return f"\n{made}\n"
 
+    _check_read_time(markdown, page, config)
     return _MARKER.sub(replace, markdown)
+
+
+def _check_read_time(markdown: str, page: Page, config: MkDocsConfig) -> None:
+    """A timed page with lab blocks says how long it takes with them, under its title."""
+    info = next((i for i in _site if i.src_uri == page.file.src_uri), None)
+    said = {match["name"] for match in _MARKER.finditer(markdown)}
+    if info and info.timed and info.labs and not said & {"read-time", "lesson-time"}:
+        raise PluginError(
+            f"{display_path(page.file, config)}:1: a page with lab blocks tells its reader how "
+            "long it takes with them: put the line <!-- generated: read-time --> under its title."
+        )

@@ -139,9 +139,9 @@ def test_a_kind_missing_from_mkdocs_yml_fails_the_build_with_the_entry_to_add() 
 
 
 def test_an_entry_no_kind_declares_fails_the_build() -> None:
-    stray = {**sitewide.custom_fences()[0], "name": "lab-coin", "class": "lab-coin"}
+    stray = {**sitewide.custom_fences()[0], "name": "lab-not-a-kind", "class": "lab-not-a-kind"}
     with pytest.raises(
-        PluginError, match=re.escape("'lab-coin', which no kind in lab/kinds.py declares")
+        PluginError, match=re.escape("'lab-not-a-kind', which no kind in lab/kinds.py declares")
     ):
         sitewide.check_config(_config([*sitewide.custom_fences(), stray]))  # type: ignore[arg-type]
 
