@@ -17,6 +17,7 @@ from typing import Any
 from lab.core.errors import LabError
 from lab.core.links import link_fragment, read_link
 from lab.core.rpc import Call, Progress
+from lab.core.rules import INTERRUPTED
 from lab.core.runner import Runner
 from lab.kinds import KINDS, RUNNERS
 
@@ -77,7 +78,7 @@ def dispatch(name: str, args_json: str, progress: Progress | None = None) -> str
         # reply, so Pyodide never turns the abandoned run into a JavaScript error
         # with its formatted traceback (the first Stop on a page spent 14 to 35 ms
         # there, measured in Chromium; the kind is the page's INTERRUPTED).
-        return json.dumps({"error": {"kind": KeyboardInterrupt.__name__, "message": "Stopped."}})
+        return json.dumps({"error": {"kind": INTERRUPTED, "message": "Stopped."}})
     except Exception as err:
         return json.dumps(
             {

@@ -27,12 +27,13 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from lab.core.params import ParamError, Spec, check
+from lab.core.rules import LINK_SETTINGS
 from lab.core.runner import Runner
 
 __all__ = ["link_fragment", "read_link", "settings_query"]
 
 #: Between the target's id and the settings.
-SETTINGS = "?"
+SETTINGS = LINK_SETTINGS
 PAIRS, ROWS, CELLS = "&", ";", ","
 #: The kinds of field whose control takes any text (a refused value can be shown in it).
 TYPED = frozenset({"integer", "number", "table"})

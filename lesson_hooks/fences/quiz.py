@@ -34,8 +34,8 @@ from typing import Any
 import yaml
 
 from lab.core.markup import Markup, el, join, void
-from lesson_hooks.fences import custom, graded
-from lesson_hooks.fences.base import Fence, FenceError, Reader
+from lesson_hooks.fences import graded
+from lesson_hooks.fences.base import Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/quizzes"
@@ -236,9 +236,3 @@ def render_quiz(quiz: Quiz, spec_url: str) -> Markup:
 FENCE = graded_fence("quiz", read_quiz, render_quiz)
 formatter = FENCE.format
 parse_page = FENCE.read_page
-# The names the quiz's grader tests (tests/unit/lab/graded) read it by.
-QuizError = FenceError
-
-
-def check_unique(quizzes: list[Quiz]) -> None:
-    custom.check_unique(quizzes, FENCE.repeated)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from lesson_hooks.fences.quiz import QuizError, check_unique, parse_page, render_quiz
+from lesson_hooks.fences.base import FenceError
+from lesson_hooks.fences.custom import check_unique
+from lesson_hooks.fences.quiz import FENCE, parse_page, render_quiz
 
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line a validation error must point at
@@ -96,7 +98,7 @@ ERRORS = {
 def test_validation_errors_name_the_file_and_line(body: str, problem: str) -> None:
     markdown = page(body)
     line = marked_line(markdown) if MARK in markdown else fence_line(markdown)
-    with pytest.raises(QuizError) as caught:
+    with pytest.raises(FenceError) as caught:
         parse_page(markdown, PATH)
     message = str(caught.value)
     assert message.startswith(f"{PATH}:{line}: "), message
@@ -107,9 +109,9 @@ def test_ids_are_unique_across_the_site() -> None:
     first = parse_page(page(VALID), "docs/a.md")
     second = parse_page("Intro.\n\n" + page(VALID), "docs/b.md")
     with pytest.raises(
-        QuizError, match=r"^docs/b\.md:7: quiz id 'tiny' is already used at docs/a\.md:5\."
+        FenceError, match=r"^docs/b\.md:7: quiz id 'tiny' is already used at docs/a\.md:5\."
     ):
-        check_unique(first + second)
+        check_unique(first + second, FENCE.repeated)
 
 
 def test_rendering_is_a_form_that_reads_without_javascript() -> None:
