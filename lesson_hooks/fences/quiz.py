@@ -143,6 +143,12 @@ def read_quiz(fence: Fence) -> Quiz:
     return _QuizReader(fence).read()
 
 
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence: a full stop added only when it has no closing mark."""
+    closed = text.rstrip("\"'\u201d\u2019)").endswith((".", "!", "?", "\u2026"))
+    return text if closed else f"{text}."
+
+
 def _hint(question: Question) -> str:
     return "Choose every answer that applies." if question.multiple else "Choose one answer."
 
@@ -179,7 +185,7 @@ def render_question(quiz: Quiz, question: Question) -> Markup:
                 "li",
                 None,
                 el("strong", None, f"{'Right' if o.correct else 'Not right'}:"),
-                f" {o.text}. {o.feedback}",
+                f" {sentence(o.text)} {o.feedback}",
             )
             for o in question.options
         ),

@@ -9,7 +9,7 @@ import pytest
 
 from lesson_hooks.fences.base import FenceError
 from lesson_hooks.fences.custom import check_unique
-from lesson_hooks.fences.quiz import FENCE, parse_page, render_quiz
+from lesson_hooks.fences.quiz import FENCE, parse_page, render_quiz, sentence
 
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line a validation error must point at
@@ -124,3 +124,27 @@ def test_rendering_is_a_form_that_reads_without_javascript() -> None:
     assert "<summary>Answer and explanation</summary>" in html
     assert "Opposed rewards." in html and "Cooperation needs a shared reward." in html
     assert "data-lab-controls hidden" in html  # Check and Clear only with JavaScript
+
+
+def test_an_answer_line_never_doubles_the_options_full_stop() -> None:
+    ended = VALID.replace('- text: "No"', "- text: No, the rewards are opposed.")
+    (quiz,) = parse_page(page(ended), PATH)
+    html = render_quiz(quiz, "../assets/lab/quizzes/tiny.json")
+    assert "No, the rewards are opposed. Opposed rewards." in html
+    assert ".." not in html.replace("../", "")
+    assert "Yes. Talking is not sharing." in html  # a full stop added where there is none
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [
+        ("Yes", "Yes."),
+        ("Yes.", "Yes."),
+        ("Really?", "Really?"),
+        ("Stop!", "Stop!"),
+        ('He said "no."', 'He said "no."'),
+        ("A (partly)", "A (partly)."),
+    ],
+)
+def test_sentence_adds_a_full_stop_only_where_none_ends_it(text: str, ended: str) -> None:
+    assert sentence(text) == ended
