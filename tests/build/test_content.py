@@ -337,6 +337,30 @@ def test_home_page_starts_the_lesson_in_one_click(site: BuiltSite) -> None:
     assert buttons["References"] == "references/"
 
 
+def test_the_home_page_places_the_lesson_sections_where_the_lesson_has_them(
+    site: BuiltSite,
+) -> None:
+    """The home page's steps name the lesson's parts in the lesson's order, and says where.
+
+    It once said "Try the Visual Lab at the end" although the lab sits mid-lesson,
+    with the worked example and the quiz after it.
+    """
+    home = article(site, "home")
+    steps = home.find("ol").text()
+    assert "at the end" not in steps.split("Visual Lab", 1)[1].split(".", 1)[0]
+    linked = [
+        a.attrs["href"].split("#", 1)[1]
+        for a in home.find("ol").find_all("a")
+        if a.attrs.get("href", "").startswith("lesson/#")
+    ]
+    assert linked == ["visual-lab", "worked-example", "check-your-understanding"]
+    order = list(LESSON_SECTIONS)
+    assert [order.index(anchor) for anchor in linked] == sorted(order.index(a) for a in linked)
+    assert linked[-1] == order[-1]  # the quiz, the only part "at the end"
+    assert order[order.index("visual-lab") - 1] == "what-carries-over"
+    assert "right after those questions" in steps  # the questions that carry over
+
+
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> None:
     """Raw-HTML links and the theme's links included, which MkDocs does not validate."""
