@@ -201,13 +201,27 @@ def _tasks() -> list[tuple[PageInfo, Any]]:
     return [(info, block) for info in _site for kind, block in info.labs if kind == "experiment"]
 
 
+def seeds_run(params: dict[str, Any]) -> str:
+    """The seeds an experiment runs, as it runs them: from its params (``seed``, the first;
+    ``seeds``, how many), so a key never reads as if it covered more seeds than the run."""
+    first, count = int(params.get("seed", 0)), int(params.get("seeds", 1))
+    if count == 1:
+        return f"Run with seed {first}"
+    return f"Run over seeds {first} to {first + count - 1}"
+
+
+def _question_link(page: Page, info: PageInfo, task: Any) -> Markup:
+    """An experiment's question, linked to it, its Markdown rendered as the card renders it."""
+    # No code marks: inside a link they fall below 4.5:1 in the dark scheme.
+    return el("a", {"href": _href(page, info, task.id)}, inline(task.question.replace("`", "")))
+
+
 def _experiments(page: Page) -> Markup:
     items = [
         el(
             "li",
             None,
-            # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
-            el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
+            _question_link(page, info, task),
             f" ({info.title}). The experiment: {settings_text(task)}.",
         )
         for info, task in _tasks()
@@ -260,9 +274,8 @@ def _answers(page: Page) -> Markup:
             el(
                 "li",
                 None,
-                # Plain text: code marks inside a link fall below 4.5:1 in the dark scheme.
-                el("a", {"href": _href(page, info, task.id)}, task.question.replace("`", "")),
-                " ",
+                _question_link(page, info, task),
+                f" {seeds_run(task.params)}: ",
                 el("strong", None, inline(task.options[task.answer].text)),
                 " ",
                 inline(task.explanation),

@@ -7,6 +7,7 @@ the hook's tables, so the page cannot drift from what students see.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 from lesson_hooks.build.teachers import LAB_MINUTES, WORDS_PER_MINUTE, count_words
@@ -138,3 +139,33 @@ def test_an_unknown_generated_block_fails_at_its_line(project: Path) -> None:
         "<!-- generated: answer -->",
         "unknown generated block 'answer'",
     )
+
+
+def test_the_teachers_page_renders_its_markdown(site: BuiltSite) -> None:
+    """Generated lines go through Markdown: no ``*k*`` or backticked text on screen or paper."""
+    page = article(site, "teachers/")
+    text = page.text()
+    raw = re.findall(r"\*[^*\s][^*]*\*|_[^_\s][^_]*_|`[^`]+`", text)
+    assert not raw, raw
+    for _, t in experiments():
+        if "*" in t.question:  # its emphasis is markup, shown as such
+            shown = normalise(parse_html(inline(t.question.replace("`", ""))).text())
+            assert shown in normalise(text), t.id
+    assert page.find_all("em"), "the questions' emphasis is rendered"
+
+
+def test_the_answer_key_states_each_experiments_seeds_as_it_runs_them(site: BuiltSite) -> None:
+    key = article(site, "teachers/").find("div", "lesson-teachers__answers")
+    assert key.find_all("h3")[-1].text() == "The guided experiments"
+    lines = [normalise(li.text()) for li in key.find_all("ol")[-1].find_all("li")]
+    expected = experiments()
+    assert len(lines) == len(expected) > 0
+    for line, (_, t) in zip(lines, expected, strict=True):
+        first, count = t.params["seed"], t.params["seeds"]
+        said = (
+            f"Run over seeds {first} to {first + count - 1}:"
+            if count > 1
+            else f"Run with seed {first}:"
+        )
+        assert said in line, (t.id, line)
+        assert "0 to 199" not in line.split(said, 1)[0], (t.id, line)
