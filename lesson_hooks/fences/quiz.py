@@ -18,7 +18,9 @@ A contributor writes the quiz as YAML in a fence on any page::
 
 A question with more than one ``correct: true`` option is a multiple-answer
 question (checkboxes); otherwise it takes one answer (radio buttons). Every
-option needs its own feedback. The build validates every quiz before any page
+option needs its own feedback. Options show in the order written, so a quiz of
+several questions whose right answers all come first is refused: a reader
+could answer by position. The build validates every quiz before any page
 renders (``docs/<page>.md:<line>: ...``), writes each one's spec to
 ``assets/lab/quizzes/<id>.json`` for the Python grader
 (:func:`lab.graded.quiz.check_quiz`; :mod:`lesson_hooks.fences.graded`), and renders
@@ -89,6 +91,12 @@ class Quiz(Graded):
         }
 
 
+def answer_first(question: Question) -> bool:
+    """Whether ``question``'s right options are its first ones (all of them, before any wrong)."""
+    right = sum(option.correct for option in question.options)
+    return all(option.correct for option in question.options[:right])
+
+
 class _QuizReader(Reader):
     """Turns one block's YAML into a Quiz, failing at the offending line."""
 
@@ -100,6 +108,13 @@ class _QuizReader(Reader):
         if not items:
             raise self.fail(entries["questions"][0], "`questions` needs at least one question.")
         questions = tuple(self.question(n, item) for n, item in enumerate(items, start=1))
+        if len(questions) > 1 and all(answer_first(q) for q in questions):
+            raise self.fail(
+                self.fence.line,
+                f"every one of the quiz's {len(questions)} questions puts its right answer(s) "
+                "first, so a reader can answer without reading: put the right options at "
+                "different positions.",
+            )
         return Quiz(quiz_id, self.fence.page.path, self.fence.line, prompt, questions)
 
     def question(self, n: int, item: yaml.Node) -> Question:

@@ -9,7 +9,8 @@ import pytest
 
 from lesson_hooks.fences.base import FenceError
 from lesson_hooks.fences.custom import check_unique
-from lesson_hooks.fences.quiz import FENCE, parse_page, render_quiz, sentence
+from lesson_hooks.fences.quiz import FENCE, answer_first, parse_page, render_quiz, sentence
+from lesson_hooks.support.paths import ROOT
 
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line a validation error must point at
@@ -148,3 +149,76 @@ def test_an_answer_line_never_doubles_the_options_full_stop() -> None:
 )
 def test_sentence_adds_a_full_stop_only_where_none_ends_it(text: str, ended: str) -> None:
     assert sentence(text) == ended
+
+
+SECOND = """\
+  - text: Which share one reward?
+    explanation: Both are scored on the joint output.
+    options:
+{options}"""
+RIGHT_FIRST = """\
+      - text: The planner and the coder
+        correct: true
+        feedback: One score for both.
+      - text: The writers of one report
+        correct: true
+        feedback: One score for the report.
+      - text: Two negotiators
+        feedback: Opposed rewards.
+"""
+RIGHT_LATER = """\
+      - text: Two negotiators
+        feedback: Opposed rewards.
+      - text: The planner and the coder
+        correct: true
+        feedback: One score for both.
+      - text: The writers of one report
+        correct: true
+        feedback: One score for the report.
+"""
+
+
+def test_a_quiz_whose_every_right_answer_comes_first_fails_at_its_line() -> None:
+    markdown = page(VALID + SECOND.format(options=RIGHT_FIRST))
+    with pytest.raises(FenceError) as caught:
+        parse_page(markdown, PATH)
+    message = str(caught.value)
+    assert message.startswith(f"{PATH}:{fence_line(markdown)}: "), message
+    assert "every one of the quiz's 2 questions puts its right answer(s) first" in message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        VALID,  # one question: nothing to vary
+        VALID + SECOND.format(options=RIGHT_LATER),  # the second's answers come later
+        VALID.replace(  # the first's answer comes second
+            '      - text: "No"\n        correct: true\n        feedback: Opposed rewards.\n',
+            "",
+        ).replace(
+            "        feedback: Talking is not sharing.\n",
+            '        feedback: Talking is not sharing.\n      - text: "No"\n'
+            "        correct: true\n        feedback: Opposed rewards.\n",
+        )
+        + SECOND.format(options=RIGHT_FIRST),
+    ],
+    ids=["one question", "a later right answer", "a right answer second"],
+)
+def test_a_quiz_with_its_right_answers_at_varied_positions_passes(body: str) -> None:
+    (quiz,) = parse_page(page(body), PATH)
+    assert quiz.questions
+
+
+def test_answer_first_means_every_right_option_before_any_wrong_one() -> None:
+    (quiz,) = parse_page(page(VALID + SECOND.format(options=RIGHT_LATER)), PATH)
+    first, second = quiz.questions
+    assert answer_first(first) and not answer_first(second)
+
+
+def test_the_lessons_quiz_puts_its_right_answers_at_varied_positions() -> None:
+    (quiz,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
+    positions = [
+        tuple(i for i, option in enumerate(q.options) if option.correct) for q in quiz.questions
+    ]
+    assert len(set(positions)) > 2, positions
+    assert sum(not answer_first(q) for q in quiz.questions) >= len(quiz.questions) // 2
