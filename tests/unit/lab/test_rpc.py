@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from lab import rpc
 from lab.core.errors import LabError
 from lab.core.rules import INTERRUPTED
+from lesson_hooks.support.paths import ROOT
 
 
 def call(name: str, args: object, progress=None) -> dict:
@@ -83,3 +85,20 @@ def test_invalid_simulation_parameters_are_refused_field_by_field() -> None:
     reply = call("run_simulation", {"params": {"updates": 0, "turns": 3}}, None)
     assert reply["error"]["kind"] == "ParamError"
     assert set(reply["error"]["fields"]) == {"updates", "turns"}
+
+
+# What a script asks the worker for: `runtime.call("name", …)`, `this.call("name", …)`,
+# or a base's `{ call: "name" }` option (graded.js, run-lab.js).
+_CALLED = re.compile(r'(?:\.call\(\s*|\bcall:\s*)"([A-Za-z_]\w*)"')
+
+
+def test_every_call_the_page_makes_is_one_python_answers() -> None:
+    scripts = (ROOT / "docs" / "assets" / "lab").rglob("*.js")
+    called = {
+        (path.relative_to(ROOT).as_posix(), name)
+        for path in scripts
+        for name in _CALLED.findall(path.read_text(encoding="utf-8"))
+    }
+    assert {name for _, name in called} >= {"run_simulation", "check_quiz", "experiment_outcome"}
+    unknown = sorted((path, name) for path, name in called if name not in rpc.CALLS)
+    assert unknown == [], f"calls lab.rpc.CALLS does not answer: {unknown}"
