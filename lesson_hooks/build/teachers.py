@@ -130,8 +130,16 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def _find(src_uri: str) -> PageInfo | None:
+    """The page's info, or ``None`` for a page the site's nav does not hold."""
+    return next((i for i in _site if i.src_uri == src_uri), None)
+
+
 def _info(src_uri: str) -> PageInfo:
-    return next(i for i in _site if i.src_uri == src_uri)
+    info = _find(src_uri)
+    if info is None:
+        raise PluginError(f"{src_uri}: not a page of the site's nav.")
+    return info
 
 
 def total_minutes() -> int:
@@ -348,7 +356,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 def _check_read_time(markdown: str, page: Page, config: MkDocsConfig) -> None:
     """A timed page with lab blocks says how long it takes with them, under its title."""
-    info = next((i for i in _site if i.src_uri == page.file.src_uri), None)
+    info = _find(page.file.src_uri)
     said = {match["name"] for match in _MARKER.finditer(markdown)}
     if info and info.timed and info.labs and not said & {"read-time", "lesson-time"}:
         raise PluginError(

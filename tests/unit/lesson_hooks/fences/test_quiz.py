@@ -156,26 +156,15 @@ SECOND = """\
     explanation: Both are scored on the joint output.
     options:
 {options}"""
-RIGHT_FIRST = """\
-      - text: The planner and the coder
-        correct: true
-        feedback: One score for both.
-      - text: The writers of one report
-        correct: true
-        feedback: One score for the report.
-      - text: Two negotiators
-        feedback: Opposed rewards.
-"""
-RIGHT_LATER = """\
-      - text: Two negotiators
-        feedback: Opposed rewards.
-      - text: The planner and the coder
-        correct: true
-        feedback: One score for both.
-      - text: The writers of one report
-        correct: true
-        feedback: One score for the report.
-"""
+_PLANNER, _WRITERS, _NEGOTIATORS = (
+    "      - text: The planner and the coder\n        correct: true\n"
+    "        feedback: One score for both.\n",
+    "      - text: The writers of one report\n        correct: true\n"
+    "        feedback: One score for the report.\n",
+    "      - text: Two negotiators\n        feedback: Opposed rewards.\n",
+)
+RIGHT_FIRST = _PLANNER + _WRITERS + _NEGOTIATORS
+RIGHT_LATER = _NEGOTIATORS + _PLANNER + _WRITERS
 
 
 def test_a_quiz_whose_every_right_answer_comes_first_fails_at_its_line() -> None:
