@@ -6,7 +6,7 @@ module that does, and only the worker imports it.
 
 import sys
 
-from lab.graded import check_mapping, check_quiz
+from lab.graded import check_quiz, check_visual_lab
 from lab.lm import run_language_models
 from lab.sim import (
     Experiment,
@@ -52,8 +52,8 @@ __all__ = [
     "StopExperiment",
     "UserCodeError",
     "UserFunctionError",
-    "check_mapping",
     "check_quiz",
+    "check_visual_lab",
     "group_advantages",
     "load_user_code",
     "make_reward_fn",

@@ -64,12 +64,12 @@ class Kind:
 
 KINDS: tuple[Kind, ...] = (
     Kind(
-        "mapping",
+        "visual-lab",
         "Visual Lab",
         5,
-        "lesson_hooks.fences.mapping",
+        "lesson_hooks.fences.visual_lab",
         ids="site",
-        noun="exercise",
+        noun="Visual Lab",
         calls=graded_rpc.CALLS,
     ),
     Kind(

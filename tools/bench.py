@@ -288,7 +288,7 @@ def transferred_bytes(page: Page) -> float:
 
 
 def place_all(page: Page, answers: list[str], pause_ms: float = 0) -> None:
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     for n, concept in enumerate(answers, start=1):
         lab.locator(f'[data-lab-chip="{concept}"]').click()
         lab.locator(f'[data-lab-zone="{n}"]').click()
@@ -299,7 +299,7 @@ def place_all(page: Page, answers: list[str], pause_ms: float = 0) -> None:
 # Resolves when the verdict shows; rejects (so the row fails and the others run)
 # if it never does within the measure's wait.
 CHECK_TIMED = """async (timeout) => {
-  const lab = document.querySelector('[data-lab="mapping"]');
+  const lab = document.querySelector('[data-lab="visual-lab"]');
   const summary = lab.querySelector("[data-lab-summary]");
   const shown = new Promise((resolve, reject) => {
     const seen = new MutationObserver(() => {
@@ -617,7 +617,7 @@ def check_feedback(bench: Bench) -> list[Row]:
     check_ms = []
     with fresh_page(bench) as page:
         page.goto("lesson/")
-        page.locator('[data-lab="mapping"]').scroll_into_view_if_needed()
+        page.locator('[data-lab="visual-lab"]').scroll_into_view_if_needed()
         lab_ready(bench, page)
         place_all(page, ANSWERS)
         for _ in range(max(bench.runs, 5) * 2):
@@ -775,7 +775,7 @@ def readers_wait(bench: Bench) -> list[Row]:
         with fresh_page(bench) as page:
             page.goto("lesson/")
             page.wait_for_load_state("networkidle")
-            page.locator('[data-lab="mapping"]').scroll_into_view_if_needed()
+            page.locator('[data-lab="visual-lab"]').scroll_into_view_if_needed()
             # The reader takes a second per chip; clicks before ready are queued by the lab.
             place_all(page, ANSWERS, pause_ms=1000)
             wait_ms.append(page.evaluate(CHECK_TIMED, bench.timeout_ms))

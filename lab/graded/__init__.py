@@ -1,6 +1,6 @@
-"""Graded blocks: the mapping exercise and the quiz, checked against the spec the build wrote."""
+"""Graded blocks: the Visual Lab and the quiz, checked against the spec the build wrote."""
 
-from lab.graded.mapping import check_mapping
 from lab.graded.quiz import check_quiz
+from lab.graded.visual_lab import check_visual_lab
 
-__all__ = ["check_mapping", "check_quiz"]
+__all__ = ["check_quiz", "check_visual_lab"]

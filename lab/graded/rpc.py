@@ -8,18 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from lab.core.rpc import Call, Progress
-from lab.graded.mapping import check_mapping
 from lab.graded.quiz import check_quiz
+from lab.graded.visual_lab import check_visual_lab
 
 __all__ = ["CALLS"]
 
 
-def _check_mapping(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
-    return check_mapping(args["spec"], args["placements"])
+def _check_visual_lab(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
+    return check_visual_lab(args["spec"], args["placements"])
 
 
 def _check_quiz(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return check_quiz(args["spec"], args["answers"])
 
 
-CALLS: dict[str, Call] = {"check_mapping": _check_mapping, "check_quiz": _check_quiz}
+CALLS: dict[str, Call] = {"check_visual_lab": _check_visual_lab, "check_quiz": _check_quiz}

@@ -41,7 +41,7 @@ __all__ = [
     "render_summary",
 ]
 
-#: The five labels the mapping exercise uses; the transcript uses them verbatim.
+#: The five labels the Visual Lab uses; the transcript uses them verbatim.
 STEP_LABELS = ("Observation", "Policy", "Action", "Reward", "Environment transition")
 #: The parts of the lab :func:`render_results` fills, by their ``data-lab-html`` name.
 SLOTS = (
@@ -249,7 +249,7 @@ def _turn(step: Mapping[str, Any], prefix: str, count: int, fold: bool = False) 
 
 
 def render_episode(result: Mapping[str, Any], prefix: str, *, fold: bool = False) -> Markup:
-    """The recorded episode (``result["episode"]``), each step under the exercise's label.
+    """The recorded episode (``result["episode"]``), each step under the Visual Lab's label.
 
     With ``fold`` (the lesson's worked example) what repeats opens on demand: each
     agent's prompt, and every turn after the first.

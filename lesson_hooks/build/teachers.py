@@ -4,7 +4,7 @@ What these show is measured at build time from the pages themselves, so it
 cannot drift from them: each page's words (its Markdown's prose, without code,
 markup or lab blocks) at :data:`WORDS_PER_MINUTE`, plus :data:`LAB_MINUTES` per
 lab block of each kind; the answer key comes from the same specs the lab
-blocks read (the mapping exercise's parts, the quiz's right options, each
+blocks read (the Visual Lab's parts, the quiz's right options, each
 guided experiment's keyed option and explanation).
 
 A page asks for one of them with a line of its own::
@@ -241,7 +241,7 @@ def _answers(page: Page) -> Markup:
     out: list[Markup] = []
     for info in _site:
         for kind, block in info.labs:
-            if kind == "mapping":
+            if kind == "visual-lab":
                 out.append(el("h3", None, f"{block.prompt} ({info.title})"))
                 out.append(
                     el(

@@ -1,7 +1,7 @@
 """The base every lab block is read on: its fence, its located error, its YAML reader.
 
 A lab block is a fenced block (```` ```lab-<kind> ````) whose body is YAML.
-Each kind's module (:mod:`lesson_hooks.fences.mapping`, ...) reads that YAML
+Each kind's module (:mod:`lesson_hooks.fences.visual_lab`, ...) reads that YAML
 with a :class:`Reader`, which fails at the offending node's line in the file
 (``docs/page.md:LINE: ...``), and says "did you mean" with :func:`did_you_mean`.
 """
@@ -140,7 +140,7 @@ class Reader:
         return root
 
     def top(self, allowed: tuple[str, ...], required: tuple[str, ...], noun: str) -> Entries:
-        """The body's mapping, every required key present (``noun``: "exercise")."""
+        """The body's mapping, every required key present (``noun``: "quiz")."""
         root = self.root()
         if root is None:
             raise self.fail(self.fence.line, f"the {noun} is empty.")

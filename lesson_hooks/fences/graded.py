@@ -1,4 +1,4 @@
-"""The graded-block base: a block the worker grades against a spec file (mapping, quiz).
+"""The graded-block base: a block the worker grades against a spec file (Visual Lab, quiz).
 
 A graded block's spec is JSON with a ``version`` (a hash of everything else, so
 answers a reader saved for another version are not applied), written to
@@ -81,7 +81,7 @@ def graded_fence(
 
 
 # ------------------------------------------------------------------ markup
-# The parts every graded block's markup shares, so mapping and quiz (and
+# The parts every graded block's markup shares, so the Visual Lab and the quiz (and
 # graded.js, which reads these attributes) cannot drift apart.
 
 

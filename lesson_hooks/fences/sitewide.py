@@ -6,7 +6,7 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
 - before any page renders (:func:`read_site`), every page's blocks are found
   (:mod:`lesson_hooks.fences.scan`) and read, so a mistake anywhere fails the
   build at its line: an unknown kind of block, an id used twice (across the
-  site for exercises, quizzes and guided experiments, on the page for the labs), an experiment
+  site for Visual Labs, quizzes and guided experiments, on the page for the labs), an experiment
   whose lab is not on its page; and the graded blocks' spec files are added to
   the site (the widgets fetch them, also under ``mkdocs serve``);
 - around each page's rendering (:func:`enter`, :func:`leave`), the formatters

@@ -11,7 +11,7 @@ the line)::
 The build runs the experiment (:func:`lab.run_experiment`) and renders its
 recorded episode with :func:`lab.sim.render.render_episode`, the same function the
 simulation lab uses, so every prompt, response, score and next prompt on the
-page is the model's and each step carries the mapping exercise's label. It is
+page is the model's and each step carries the Visual Lab's label. It is
 never typed by hand, so a change to the model changes the example. A warm
 build reads the rendered episode from the build memo (:mod:`lesson_hooks.support.memo`).
 """

@@ -1,4 +1,4 @@
-"""Helpers for the quality gates: the site's pages, axe-core, keyboard focus, the mapping lab."""
+"""Helpers for the quality gates: the site's pages, axe-core, keyboard focus, the Visual Lab."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ AXE_SCRIPT = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # the pinned axe
 # Material's attribute for the palette in use: light is "default", dark is "slate".
 SCHEMES = {"light": "default", "dark": "slate"}
 PHONE = {"width": 375, "height": 812}
-MAPPING = '[data-lab="mapping"]'
+MAPPING = '[data-lab="visual-lab"]'
 SIMULATION = '[data-lab="simulation"]'
 _SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -117,7 +117,7 @@ CLIPPED = """(root) => {
 }"""
 
 
-# mapping.js's SCROLL_EDGE: a finger held this close (px) to the viewport's top or
+# visual-lab.js's SCROLL_EDGE: a finger held this close (px) to the viewport's top or
 # bottom scrolls the page.
 SCROLL_EDGE = 56
 
@@ -366,7 +366,7 @@ class KeyboardWalk:
         return "keys so far (latest last):\n  " + "\n  ".join(self.trail[-n:])
 
 
-# ------------------------------------------------------------ mapping lab
+# ------------------------------------------------------------ the Visual Lab
 
 # The mapping lab as the DOM shows it, read in one go after each step.
 MAPPING_STATE = """(root) => {
@@ -406,15 +406,15 @@ MAPPING_STATE = """(root) => {
 
 
 @dataclass(frozen=True)
-class MappingSpec:
-    """The exercise as the page ships it to the Python checker."""
+class VisualLabSpec:
+    """The Visual Lab as the page ships it to the Python checker."""
 
     concepts: list[str]
     text: dict[int, str]
     answer: dict[int, str]
 
     @classmethod
-    def of(cls, lab: Locator) -> MappingSpec:
+    def of(cls, lab: Locator) -> VisualLabSpec:
         url = lab.evaluate("(root) => new URL(root.dataset.labSpec, location.href).href")
         response = lab.page.request.get(url)
         assert response.ok, f"{url}: HTTP {response.status}"
@@ -438,8 +438,8 @@ def placements(state: dict[str, Any]) -> dict[int, str]:
 SCORE = re.compile(r"^(\d+) of (\d+) correct\b")
 
 
-def consistency_problems(state: dict[str, Any], spec: MappingSpec) -> list[str]:
-    """Everything about the lab's DOM that contradicts itself or the exercise."""
+def consistency_problems(state: dict[str, Any], spec: VisualLabSpec) -> list[str]:
+    """Everything about the lab's DOM that contradicts itself or the Visual Lab."""
     problems: list[str] = []
     chips = [chip["concept"] for chip in state["chips"]]
     if sorted(chips) != sorted(spec.concepts):

@@ -1,8 +1,8 @@
-"""Random sequences of drags, taps, clicks and keys on the mapping lab.
+"""Random sequences of drags, taps, clicks and keys on the Visual Lab.
 
 After every step the lab must be consistent (each zone holds at most one chip,
 each concept is in exactly one place, verdicts describe what is placed now),
-show what a model of the exercise predicts, and the page must log no error.
+show what a model of the Visual Lab predicts, and the page must log no error.
 The sequences are seeded: set LAB_FUZZ_SEED to explore others; a failure
 names the seed, batch and step, and the actions that led there.
 """
@@ -22,7 +22,7 @@ from tests.browser.conftest import PageErrors
 from tests.browser.support import (
     BOOT,
     MAPPING,
-    MappingSpec,
+    VisualLabSpec,
     consistency_problems,
     finger_drag,
     mapping_state,
@@ -31,7 +31,7 @@ from tests.browser.support import (
 )
 
 SEED = int(os.environ.get("LAB_FUZZ_SEED", "2026"))
-BATCHES = 3  # per device; each starts from a cleared exercise
+BATCHES = 3  # per device; each starts from a cleared Visual Lab
 STEPS = 50  # actions per batch: 2 devices x 3 batches x 50 = 300
 KEYS = ["Enter", "Space", "Escape", "Delete", "Backspace"]
 # Tall enough that the whole lab, verdicts shown, fits on screen: no drag ever
@@ -67,7 +67,7 @@ Selection = tuple[str, int | None]  # (concept, the part it was picked up from, 
 
 @dataclass
 class Model:
-    """What the exercise should show, by the rules of issue 3: one chip per
+    """What the Visual Lab should show, by the rules of issue 3: one chip per
     zone, placing onto a filled zone swaps (or sends a tray chip's rival home)."""
 
     placed: dict[int, str] = field(default_factory=dict)
@@ -139,7 +139,7 @@ class Fuzzer:
     """One device's reader doing random things to the lab, checked after each."""
 
     def __init__(
-        self, page: Page, errors: PageErrors, device: str, spec: MappingSpec, lab: Locator
+        self, page: Page, errors: PageErrors, device: str, spec: VisualLabSpec, lab: Locator
     ) -> None:
         self.page, self.errors, self.device, self.spec, self.lab = page, errors, device, spec, lab
         self.model = Model()
@@ -337,7 +337,7 @@ def test_random_interactions_keep_the_mapping_lab_consistent(
     lab = page.locator(MAPPING)
     lab.evaluate("(root) => root.scrollIntoView({block: 'center'})")
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
-    fuzzer = Fuzzer(page, errors, name, MappingSpec.of(lab), lab)
+    fuzzer = Fuzzer(page, errors, name, VisualLabSpec.of(lab), lab)
     fuzzer.run()
 
     # What is on the parts survives a reload, as the reader left it.

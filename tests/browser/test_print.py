@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from lesson_hooks.fences.mapping import parse_page as parse_mappings
 from lesson_hooks.fences.quiz import parse_page as parse_quizzes
+from lesson_hooks.fences.visual_lab import parse_page as parse_visual_labs
 from tests.conftest import ROOT
 
 LESSON = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
-(MAPPING,) = parse_mappings(LESSON, "lesson")
+(MAPPING,) = parse_visual_labs(LESSON, "lesson")
 (QUIZ,) = parse_quizzes(LESSON, "lesson")
 
 
@@ -25,13 +25,13 @@ def print_view(page: Page) -> None:
 
 def test_the_visual_lab_prints_its_concepts_parts_and_answers(page: Page) -> None:
     page.goto("lesson/")
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     lab.scroll_into_view_if_needed()
     # Enhanced: the concepts are buttons and the answers are hidden on screen.
     expect(lab).to_have_attribute("data-lab-enhanced", "")
     expect(lab.locator("[data-lab-answers]")).to_be_hidden()
     # The site's how-to shows on screen; on paper there is nothing to tap.
-    instruction = lab.locator(".lab-mapping__instructions")
+    instruction = lab.locator(".lab-visual-lab__instructions")
     expect(instruction).to_be_visible()
     print_view(page)
     expect(instruction).to_be_hidden()

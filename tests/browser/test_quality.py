@@ -17,7 +17,7 @@ from tests.browser.support import (
     SCHEMES,
     SIMULATION,
     KeyboardWalk,
-    MappingSpec,
+    VisualLabSpec,
     axe_violations,
     duplicate_ids,
     open_all_details,
@@ -222,7 +222,7 @@ def test_the_mapping_lab_after_check_and_clear_has_no_accessibility_violations(
     lab = page.locator(MAPPING)
     lab.scroll_into_view_if_needed()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
-    spec = MappingSpec.of(lab)
+    spec = VisualLabSpec.of(lab)
     placed = {1: spec.answer[2], 2: spec.answer[1], 3: spec.answer[3]}  # two wrong, one right
     for n, concept in placed.items():
         lab.locator(f'[data-lab-chip="{concept}"]').click()
@@ -235,12 +235,12 @@ def test_the_mapping_lab_after_check_and_clear_has_no_accessibility_violations(
     )
     for result in ("correct", "incorrect", "empty"):
         expect(lab.locator(f'.lab-feedback[data-lab-result="{result}"]').first).to_be_visible()
-    problems = both_schemes(page, "lesson/ mapping lab after Check")
+    problems = both_schemes(page, "lesson/ Visual Lab after Check")
 
     lab.locator('[data-lab-action="clear"]').click()
     expect(lab.locator(".lab-feedback:visible")).to_have_count(0)
     expect(lab.locator(FILLED)).to_have_count(0)
-    problems += both_schemes(page, "lesson/ mapping lab after Clear")
+    problems += both_schemes(page, "lesson/ Visual Lab after Clear")
     assert not problems, report(problems)
 
 
@@ -368,9 +368,9 @@ def test_keyboard_only_walk_through_the_lesson_and_both_labs(page: Page) -> None
         expect(page.locator(zone(n))).to_have_attribute("data-lab-holds", concept)
 
     assert "Skip to content" in walk.press("Tab").what
-    # Through the header, navigation and lesson text to the exercise.
+    # Through the header, navigation and lesson text to the Visual Lab.
     walk.to(f"{MAPPING} [data-lab-chip]", limit=120)
-    spec = MappingSpec.of(lab)
+    spec = VisualLabSpec.of(lab)
 
     # Escape cancels a selection; Delete returns a placed chip to the tray.
     walk.press("Enter")
@@ -392,7 +392,7 @@ def test_keyboard_only_walk_through_the_lesson_and_both_labs(page: Page) -> None
     expect(lab.locator(FILLED)).to_have_count(0)
     expect(summary).to_be_empty()
 
-    # On to the simulation lab by the first link there after the exercise.
+    # On to the simulation lab by the first link there after the Visual Lab.
     # (to the page itself: the lesson's note on "the next section" links to a section of it)
     walk.to(lambda: links_to(page, "simulation/") and not page_link_hash(page), limit=30)
     page.keyboard.press("Enter")  # a new page: the focus starts over
@@ -455,7 +455,7 @@ def start_labs(page: Page) -> None:
 
 
 def use_labs(page: Page) -> None:
-    """Check the exercise and run the simulation, wherever they are."""
+    """Check the Visual Lab and run the simulation, wherever they are."""
     for lab in page.locator(MAPPING).all():
         lab.locator('[data-lab-action="check"]').click()
         expect(lab.locator("[data-lab-summary]")).to_contain_text("correct", timeout=BOOT)

@@ -188,7 +188,7 @@ def test_run_with_defaults_draws_the_curve_heatmaps_bars_and_transcript(page: Pa
     row = seeds.get_by_role("row").filter(has_text="Centralized control")
     expect(row).to_contain_text("1 of 1")
 
-    # The transcript: each step under the mapping exercise's label, the same
+    # The transcript: each step under the Visual Lab's label, the same
     # episode the build recorded with these settings.
     episode = lab.locator("[data-lab-episode]")
     for label in ("Observation", "Policy", "Action", "Reward", "Environment transition"):
@@ -416,8 +416,8 @@ def test_leaving_the_page_mid_run_frees_python_for_the_next_lab(page: Page) -> N
     expect(page).to_have_url(re.compile(r"/lesson/$"))
     assert page.evaluate("document.documentElement.dataset.sameDocument") == "yes"
     page.wait_for_function("window.__labTerminated === 1")
-    mapping = page.locator('[data-lab="mapping"]')
-    expect(mapping).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    visual_lab = page.locator('[data-lab="visual-lab"]')
+    expect(visual_lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
 
 
 # ---------------------------------------------------- the same Python twice

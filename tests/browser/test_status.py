@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 BOOT = 60_000  # ms: first start of Pyodide on a busy 2-core machine
 
 
-@pytest.mark.parametrize("kind", ["quiz", "mapping"])
+@pytest.mark.parametrize("kind", ["quiz", "visual-lab"])
 def test_no_status_button_shows_once_python_is_ready(page: Page, kind: str) -> None:
     page.goto("lesson/")
     lab = page.locator(f'[data-lab="{kind}"]')

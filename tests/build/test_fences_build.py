@@ -39,7 +39,7 @@ def quiz(quiz_id: str, feedback_key: str = "feedback") -> str:
 
 
 MAPPING = """\
-```lab-mapping
+```lab-visual-lab
 id: in-a-tab
 prompt: Drag each part onto its concept.
 concepts: [Observation, Policy]
@@ -112,18 +112,18 @@ def test_blocks_in_admonitions_tabs_details_and_lists_render_as_labs(tmp_path: P
     quizzes = {node.attrs["data-lab-id"]: node for node in labs(page, "quiz")}
     assert set(quizzes) == {"in-an-admonition", "in-collapsible", "in-a-details-block",
                             "in-a-list-item"}  # fmt: skip
-    (mapping,) = labs(page, "mapping")
-    assert mapping.attrs["data-lab-spec"] == "assets/lab/exercises/in-a-tab.json"
+    (block,) = labs(page, "visual-lab")
+    assert block.attrs["data-lab-spec"] == "assets/lab/visual-labs/in-a-tab.json"
     # Each sits where the page put it.
     assert inside(quizzes["in-an-admonition"], titled(page, "div", "Check your understanding"))
-    assert inside(mapping, page.find("div", "tabbed-block"))
+    assert inside(block, page.find("div", "tabbed-block"))
     assert inside(quizzes["in-collapsible"], titled(page, "details", "Collapsed"))
     assert inside(quizzes["in-a-details-block"], titled(page, "details", "A details block"))
     (steps,) = [n for n in page.children if isinstance(n, Node) and n.tag == "ol"]
     assert inside(quizzes["in-a-list-item"], steps.find("li"))
     # Their specs are shipped, and a link to an element inside a nested lab passed --strict.
-    spec = json.loads((project / "site" / "assets/lab/exercises/in-a-tab.json").read_text())
-    assert spec["version"] == mapping.attrs["data-lab-version"]
+    spec = json.loads((project / "site" / "assets/lab/visual-labs/in-a-tab.json").read_text())
+    assert spec["version"] == block.attrs["data-lab-version"]
     for quiz_id in quizzes:
         assert (project / "site" / f"assets/lab/quizzes/{quiz_id}.json").is_file()
 

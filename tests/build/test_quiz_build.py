@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from lesson_hooks.fences.quiz import parse_page
-from tests.build.test_exercise_build import LESSON
+from tests.build.test_visual_lab_build import LESSON
 from tests.conftest import ROOT, BuiltSite
 from tests.support.located import edit_fails_at
 

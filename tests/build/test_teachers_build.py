@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from lesson_hooks.build.teachers import LAB_MINUTES, WORDS_PER_MINUTE, count_words
-from lesson_hooks.fences import experiment, mapping, quiz
+from lesson_hooks.fences import experiment, quiz, visual_lab
 from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.scan import find_lab_fences
 from tests.conftest import ROOT, BuiltSite
@@ -118,8 +118,8 @@ def test_every_guided_experiment_is_linked_with_its_settings(site: BuiltSite) ->
 
 def test_the_answer_key_is_the_labs_own(site: BuiltSite) -> None:
     key = normalise(article(site, "teachers/").find("div", "lesson-teachers__answers").text())
-    (exercise,) = mapping.parse_page(source("lesson.md"), "docs/lesson.md")
-    for part in exercise.parts:
+    (block,) = visual_lab.parse_page(source("lesson.md"), "docs/lesson.md")
+    for part in block.parts:
         assert normalise(f"{part.text}: {part.answer}. {part.explanation}") in key
     (the_quiz,) = quiz.parse_page(source("lesson.md"), "docs/lesson.md")
     for question in the_quiz.questions:

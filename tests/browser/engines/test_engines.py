@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lab import original_source, run_experiment
-from lesson_hooks.fences.mapping import parse_page
+from lesson_hooks.fences.visual_lab import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import allow_errors, also_home, lab_ready
 from tests.browser.support import CODE_SECTION, CODE_SUMMARY, site_pages
@@ -22,10 +22,10 @@ from tools.static_server import StaticServer
 
 BOOT = 180  # s: Pyodide's first start; WebKitGTK on a loaded 2-core machine is slow
 RUN = 180  # s: a default simulation run on a busy machine
-MAPPING = '[data-lab="mapping"]'
+MAPPING = '[data-lab="visual-lab"]'
 SIMULATION = '[data-lab="simulation"]'
-(EXERCISE,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
-SPEC: dict[str, Any] = EXERCISE.spec
+(VISUAL_LAB,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
+SPEC: dict[str, Any] = VISUAL_LAB.spec
 PARTS = {part["n"]: part for part in SPEC["parts"]}
 ANSWER = {n: part["answer"] for n, part in PARTS.items()}
 ORIGINAL = original_source()

@@ -1,4 +1,4 @@
-// What the graded labs (mapping.js, quiz.js) share: their spec, fetched once
+// What the graded labs (visual-lab.js, quiz.js) share: their spec, fetched once
 // while Python starts; Check, guarded so that one check runs at a time and a
 // late result never describes answers changed since; Clear; the answers saved
 // per page and spec version; and each outcome said in the lab's live region.
@@ -57,18 +57,18 @@ export class GradedLab {
   #checking = false;
 
   /**
-   * `kind` keys the saved answers ("lab-<kind>:<page>:<id>"), `what` names the
+   * `storage` keys the saved answers ("lab-<storage>:<page>:<id>"), `what` names the
    * spec in a failed download's message, `call` is Python's grader, given
    * `{spec, [field]: answers()}`; `field` names the answers in the call and the save.
    */
-  constructor(root, { kind, what, call, field }) {
+  constructor(root, { storage, what, call, field }) {
     this.root = root;
     this.signal = this.#abort.signal;
     this.#options = { call, field };
     // Resolve now: instant navigation changes location before the next page mounts.
     this.#loadSpec = specLoader(new URL(root.dataset.labSpec, location.href), what);
     this.#saved = new Saved(
-      `lab-${kind}:${location.pathname}:${root.dataset.labId}`,
+      `lab-${storage}:${location.pathname}:${root.dataset.labId}`,
       root.dataset.labVersion,
       field,
     );

@@ -14,7 +14,7 @@ export default class QuizLab extends GradedLab {
   #questions = new Map(); // number -> fieldset
 
   constructor(root) {
-    super(root, { kind: "quiz", what: "quiz", call: "check_quiz", field: "answers" });
+    super(root, { storage: "quiz", what: "quiz", call: "check_quiz", field: "answers" });
     for (const fieldset of root.querySelectorAll("[data-lab-question]")) {
       this.#questions.set(Number(fieldset.dataset.labQuestion), fieldset);
       fieldset.querySelector("[data-lab-answer]").hidden = true;

@@ -85,4 +85,4 @@ def test_the_page_calls_refuse_like_the_run() -> None:
     }
     read = call("read_link", kind="language-models", fragment="#lab-language-models?seeds=5")
     assert read["result"]["params"]["seeds"] == 5
-    assert call("read_link", kind="mapping", fragment="")["error"]["kind"] == "LabError"
+    assert call("read_link", kind="visual-lab", fragment="")["error"]["kind"] == "LabError"

@@ -155,4 +155,4 @@ def test_each_kind_on_a_page_links_its_stylesheet_from_the_head_once() -> None:
     for name in ("experiment", "simulation", "worked-example"):
         link = f'<link rel="stylesheet" href="../assets/lab/widgets/{name}.css">'
         assert head.count(link) == (name in with_sheets)
-    assert "mapping.css" not in out
+    assert "visual-lab.css" not in out

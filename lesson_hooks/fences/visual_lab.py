@@ -1,8 +1,8 @@
-"""Mapping exercises declared in Markdown as ```` ```lab-mapping ```` fences.
+"""Visual Labs declared in Markdown as ```` ```lab-visual-lab ```` fences.
 
-A contributor writes the exercise as YAML in a fence on any page::
+A contributor writes the Visual Lab as YAML in a fence on any page::
 
-    ```lab-mapping
+    ```lab-visual-lab
     id: llm-collaboration
     prompt: Drag each part onto the concept it corresponds to.
     concepts: [Observation, Policy]
@@ -14,18 +14,18 @@ A contributor writes the exercise as YAML in a fence on any page::
           Policy: The prompt is the model's input, not the model.
     ```
 
-With ``complete_feedback: true`` the exercise promises a feedback line for
+With ``complete_feedback: true`` the Visual Lab promises a feedback line for
 every wrong concept on every part, and the build fails on any pair it misses.
 
-The build validates every exercise on the site before any page renders (a bad
+The build validates every Visual Lab on the site before any page renders (a bad
 one fails the build with ``docs/<page>.md:<line>: ...``), writes each one's spec
-to ``assets/lab/exercises/<id>.json`` for the Python checker
-(:func:`lab.graded.mapping.check_mapping`; :mod:`lesson_hooks.fences.graded`), and
-renders the block as plain markup that reads as a complete exercise without
-JavaScript; ``assets/lab/widgets/mapping.js`` enhances it. Texts are plain text,
+to ``assets/lab/visual-labs/<id>.json`` for the Python checker
+(:func:`lab.graded.visual_lab.check_visual_lab`; :mod:`lesson_hooks.fences.graded`), and
+renders the block as plain markup that reads as a complete Visual Lab without
+JavaScript; ``assets/lab/widgets/visual-lab.js`` enhances it. Texts are plain text,
 not Markdown.
 
-Under the author's prompt every exercise shows the site's own instruction for
+Under the author's prompt every Visual Lab shows the site's own instruction for
 the enhanced widget (:data:`INSTRUCTION`), marked as an editor's note: the
 widget moves concepts onto parts, whatever the prompt says, and a phone or
 keyboard reader needs to be told how.
@@ -43,9 +43,9 @@ from lesson_hooks.fences import graded
 from lesson_hooks.fences.base import Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
-SPEC_DIR = "assets/lab/exercises"
-# How mapping.js is used, the same for every exercise (so no block restates it);
-# shown only once it has enhanced the exercise (mapping.css).
+SPEC_DIR = "assets/lab/visual-labs"
+# How visual-lab.js is used, the same for every Visual Lab (so no block restates it);
+# shown only once it has enhanced the Visual Lab (visual-lab.css).
 INSTRUCTION = (
     "Tap or click a concept, then the part it names; or drag the concept onto the part. "
     "A placed concept can be picked up again and moved to another part or back to the "
@@ -55,7 +55,7 @@ INSTRUCTION = (
 )
 MIN_CONCEPTS = 2
 
-_EXERCISE_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
+_KEYS = ("id", "prompt", "concepts", "parts", "complete_feedback")
 _REQUIRED_KEYS = ("id", "prompt", "concepts", "parts")
 _PART_KEYS = ("text", "answer", "explanation", "feedback")
 
@@ -70,7 +70,7 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Exercise(Graded):
+class VisualLab(Graded):
     SPEC_DIR = SPEC_DIR
 
     prompt: str
@@ -86,19 +86,19 @@ class Exercise(Graded):
         }
 
 
-class _ExerciseReader(Reader):
-    """Turns one block's YAML nodes into an Exercise, failing at the offending line."""
+class _VisualLabReader(Reader):
+    """Turns one block's YAML nodes into a VisualLab, failing at the offending line."""
 
-    def read(self) -> Exercise:
-        entries = self.top(_EXERCISE_KEYS, _REQUIRED_KEYS, "exercise")
-        exercise_id = self.slug(entries["id"], "llm-collaboration")
+    def read(self) -> VisualLab:
+        entries = self.top(_KEYS, _REQUIRED_KEYS, "Visual Lab")
+        visual_lab_id = self.slug(entries["id"], "llm-collaboration")
         prompt = self.text(*entries["prompt"], "`prompt`")
         concepts = self.concepts(*entries["concepts"])
         parts = self.parts(*entries["parts"], concepts)
         if "complete_feedback" in entries and self.flag(*entries["complete_feedback"]):
             self.require_complete_feedback(entries["parts"][1], parts, concepts)
-        return Exercise(
-            id=exercise_id,
+        return VisualLab(
+            id=visual_lab_id,
             path=self.fence.page.path,
             line=self.fence.line,
             prompt=prompt,
@@ -202,42 +202,45 @@ class _ExerciseReader(Reader):
         return feedback
 
 
-def read_exercise(fence: Fence) -> Exercise:
+def read_visual_lab(fence: Fence) -> VisualLab:
     """Validate one block's YAML; raise FenceError naming its file and line."""
-    return _ExerciseReader(fence).read()
+    return _VisualLabReader(fence).read()
 
 
 def _instruction(prefix: str) -> Markup:
     return el(
         "p",
-        {"class": "lab-mapping__instructions lesson-editor-note", "id": f"{prefix}-instructions"},
+        {
+            "class": "lab-visual-lab__instructions lesson-editor-note",
+            "id": f"{prefix}-instructions",
+        },
         el("em", None, "Editor's note:"),
         f" {INSTRUCTION}",
     )
 
 
-def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
-    """Plain markup that reads as the whole exercise; mapping.js enhances it."""
-    prefix = f"lab-{exercise.id}"
+def render_visual_lab(visual_lab: VisualLab, spec_url: str) -> Markup:
+    """Plain markup that reads as the whole Visual Lab; visual-lab.js enhances it."""
+    prefix = f"lab-{visual_lab.id}"
     concepts = join(
-        (el("li", {"data-lab-concept": concept}, concept) for concept in exercise.concepts), "\n"
+        (el("li", {"data-lab-concept": concept}, concept) for concept in visual_lab.concepts), "\n"
     )
     parts = join(
         (
             el(
                 "li",
                 {
-                    "class": "lab-mapping__part",
+                    "class": "lab-visual-lab__part",
                     "id": f"{prefix}-part-{part.n}",
                     "data-lab-part": part.n,
                 },
                 el(
                     "span",
-                    {"class": "lab-mapping__part-text", "id": f"{prefix}-part-{part.n}-text"},
+                    {"class": "lab-visual-lab__part-text", "id": f"{prefix}-part-{part.n}-text"},
                     part.text,
                 ),
             )
-            for part in exercise.parts
+            for part in visual_lab.parts
         ),
         "\n",
     )
@@ -250,36 +253,36 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
                 el("strong", None, part.answer),
                 f". {part.explanation}",
             )
-            for part in exercise.parts
+            for part in visual_lab.parts
         ),
         "\n",
     )
     return graded.shell(
-        exercise,
-        "mapping",
+        visual_lab,
+        "visual-lab",
         spec_url,
         "\n",
-        el("p", {"class": "lab-mapping__prompt", "id": f"{prefix}-prompt"}, exercise.prompt),
+        el("p", {"class": "lab-visual-lab__prompt", "id": f"{prefix}-prompt"}, visual_lab.prompt),
         "\n",
         _instruction(prefix),
         "\n",
         el(
             "ul",
-            {"class": "lab-mapping__concepts", "data-lab-concepts": True},
+            {"class": "lab-visual-lab__concepts", "data-lab-concepts": True},
             "\n",
             concepts,
             "\n",
         ),
         "\n",
-        el("ol", {"class": "lab-mapping__parts", "data-lab-parts": True}, "\n", parts, "\n"),
+        el("ol", {"class": "lab-visual-lab__parts", "data-lab-parts": True}, "\n", parts, "\n"),
         "\n",
-        graded.controls("mapping", buttons_hidden=True),
+        graded.controls("visual-lab", buttons_hidden=True),
         "\n",
         graded.status(),
         "\n",
         el(
             "details",
-            {"class": "lab-mapping__answers note", "data-lab-answers": True},
+            {"class": "lab-visual-lab__answers note", "data-lab-answers": True},
             "\n",
             el("summary", None, "Answers and explanations"),
             "\n",
@@ -290,6 +293,6 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
     )
 
 
-FENCE = graded_fence("mapping", read_exercise, render_exercise)
+FENCE = graded_fence("visual-lab", read_visual_lab, render_visual_lab)
 formatter = FENCE.format
 parse_page = FENCE.read_page

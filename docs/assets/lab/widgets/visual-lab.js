@@ -1,8 +1,8 @@
-// The mapping exercise: concept chips placed on numbered parts, graded by
-// Python (lab.graded.mapping.check_mapping) in the tab's worker.
+// The Visual Lab: concept chips placed on numbered parts, graded by
+// Python (lab.graded.visual_lab.check_visual_lab) in the tab's worker.
 //
-// The build (lesson_hooks/fences/mapping.py) emits markup that already reads as the
-// whole exercise without JavaScript; this module enhances it in place. The
+// The build (lesson_hooks/fences/visual_lab.py) emits markup that already reads as the
+// whole Visual Lab without JavaScript; this module enhances it in place. The
 // placements map and the current selection are the only state, and every way
 // of moving a chip (mouse drag, finger drag, tap or click, keyboard) goes
 // through the same two transitions, place() and returnToTray(), so a chip is
@@ -49,7 +49,7 @@ function chipLabel(concept) {
   return h("span", { class: "lab-chip__label" }, concept);
 }
 
-export default class MappingLab extends GradedLab {
+export default class VisualLab extends GradedLab {
   #tray;
   #chips = new Map(); // concept -> its button in the tray
   #parts = new Map(); // part number -> {n, text, zone, feedback}
@@ -62,9 +62,10 @@ export default class MappingLab extends GradedLab {
 
   constructor(root) {
     super(root, {
-      kind: "mapping",
-      what: "exercise",
-      call: "check_mapping",
+      // The key readers' browsers already hold their placements under.
+      storage: "mapping",
+      what: "Visual Lab",
+      call: "check_visual_lab",
       field: "placements",
     });
     this.#enhance();
@@ -99,7 +100,7 @@ export default class MappingLab extends GradedLab {
     root.querySelector("[data-lab-parts]").setAttribute("aria-label", "Parts");
     for (const item of root.querySelectorAll("[data-lab-part]")) {
       const n = Number(item.dataset.labPart);
-      const text = item.querySelector(".lab-mapping__part-text");
+      const text = item.querySelector(".lab-visual-lab__part-text");
       const feedback = h("p", { class: "lab-feedback", id: `${item.id}-feedback` });
       feedback.hidden = true;
       const zone = h("button", {
@@ -108,7 +109,7 @@ export default class MappingLab extends GradedLab {
         "aria-describedby": feedback.id,
       });
       zone.dataset.labZone = String(n);
-      item.replaceChildren(h("div", { class: "lab-mapping__row" }, text, zone), feedback);
+      item.replaceChildren(h("div", { class: "lab-visual-lab__row" }, text, zone), feedback);
       this.#parts.set(n, { n, text: text.textContent.trim(), zone, feedback });
     }
     const controls = root.querySelector("[data-lab-controls]");
@@ -504,7 +505,7 @@ export default class MappingLab extends GradedLab {
     this.verdict(result.summary, incorrect, "part");
   }
 
-  /** The saved placements (GradedLab's load()), if every one still fits this exercise. */
+  /** The saved placements (GradedLab's load()), if every one still fits this visual_lab. */
   #restore(saved) {
     if (typeof saved !== "object" || saved === null) return;
     const restored = new Map();
@@ -512,7 +513,7 @@ export default class MappingLab extends GradedLab {
       const n = Number(key);
       const valid =
         this.#parts.has(n) && this.#chips.has(concept) && ![...restored.values()].includes(concept);
-      if (!valid) return; // written by an older exercise or by hand: ignore all of it
+      if (!valid) return; // written by an older Visual Lab or by hand: ignore all of it
       restored.set(n, concept);
     }
     this.#placements = restored;

@@ -1,7 +1,7 @@
-"""Grade a mapping exercise: which concept the reader placed on each numbered part.
+"""Grade a Visual Lab: which concept the reader placed on each numbered part.
 
-The spec is the JSON the build writes for each exercise (see
-``lesson_hooks/fences/mapping.py``); placements come from the widget. Both runtimes
+The spec is the JSON the build writes for each Visual Lab (see
+``lesson_hooks/fences/visual_lab.py``); placements come from the widget. Both runtimes
 (CPython in the tests, Pyodide in the reader's browser) run this same code.
 """
 
@@ -13,11 +13,11 @@ from typing import Any
 from lab.core.text import number_list
 from lab.graded.score import scored
 
-__all__ = ["check_mapping"]
+__all__ = ["check_visual_lab"]
 
 
 def _normalise(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[int, str]:
-    """Placements keyed by part number; ValueError on anything the exercise cannot hold."""
+    """Placements keyed by part number; ValueError on anything the Visual Lab cannot hold."""
     if not isinstance(placements, Mapping):
         raise ValueError("placements must be an object mapping part numbers to concepts.")
     numbers = [part["n"] for part in spec["parts"]]
@@ -28,7 +28,7 @@ def _normalise(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[i
         n = next((n for n in numbers if str(n) == str(key)), None)
         if n is None:
             raise ValueError(
-                f"Unknown part {key!r}: this exercise has parts {number_list(numbers)}."
+                f"Unknown part {key!r}: this Visual Lab has parts {number_list(numbers)}."
             )
         if concept is None:
             continue
@@ -47,13 +47,13 @@ def _normalise(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[i
     return placed
 
 
-def check_mapping(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[str, Any]:
+def check_visual_lab(spec: Mapping[str, Any], placements: Mapping[Any, Any]) -> dict[str, Any]:
     """Grade ``placements`` ({part number: concept or None}) against ``spec``.
 
     Returns JSON-ready data: per part the placed concept, ``correct`` (True,
     False, or None when the part is empty) and a message for the reader; then
     the score, the total, the empty part numbers and a one-line summary.
-    Raises ValueError for a part or concept the exercise does not have.
+    Raises ValueError for a part or concept the Visual Lab does not have.
     """
     placed = _normalise(spec, placements)
     results: list[dict[str, Any]] = []

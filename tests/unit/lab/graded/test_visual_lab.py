@@ -1,4 +1,4 @@
-"""The mapping checker (lab.graded.mapping.check_mapping) on the lesson's own exercise."""
+"""The Visual Lab's checker (lab.graded.visual_lab.check_visual_lab) on the lesson's own."""
 
 from __future__ import annotations
 
@@ -10,17 +10,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lab import check_mapping
+from lab import check_visual_lab
 from lab.rpc import dispatch
-from lesson_hooks.fences.mapping import parse_page
+from lesson_hooks.fences.visual_lab import parse_page
 from lesson_hooks.support.paths import ROOT
 
 LESSON = ROOT / "docs" / "lesson.md"
 
 
 def lesson_spec() -> dict[str, Any]:
-    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
-    return exercise.spec
+    (visual_lab,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+    return visual_lab.spec
 
 
 SPEC = lesson_spec()
@@ -59,7 +59,7 @@ def assert_consistent(placements: dict[str, str | None], result: dict[str, Any])
     assert json.loads(json.dumps(result)) == result  # JSON-ready, as the worker sends it
 
 
-def test_lesson_exercise_is_the_sources_five_by_five() -> None:
+def test_lesson_visual_lab_is_the_sources_five_by_five() -> None:
     assert CONCEPTS == ["Observation", "Policy", "Action", "Reward", "Environment transition"]
     assert [part["answer"] for part in PARTS] == CONCEPTS
 
@@ -67,7 +67,7 @@ def test_lesson_exercise_is_the_sources_five_by_five() -> None:
 @pytest.mark.parametrize("order", list(itertools.permutations(CONCEPTS)), ids=str)
 def test_every_complete_assignment(order: tuple[str, ...]) -> None:
     placements = {str(n): concept for n, concept in zip(NUMBERS, order, strict=True)}
-    result = check_mapping(SPEC, placements)
+    result = check_visual_lab(SPEC, placements)
     assert_consistent(placements, result)
     assert result["missing"] == []
     assert result["summary"] == f"{result['score']} of 5 correct."
@@ -75,7 +75,7 @@ def test_every_complete_assignment(order: tuple[str, ...]) -> None:
 
 def test_all_permutations_cover_every_score_but_four() -> None:
     scores = {
-        check_mapping(SPEC, dict(zip(map(str, NUMBERS), order, strict=True)))["score"]
+        check_visual_lab(SPEC, dict(zip(map(str, NUMBERS), order, strict=True)))["score"]
         for order in itertools.permutations(CONCEPTS)
     }
     # Four right forces the fifth: a permutation can't score exactly 4.
@@ -98,17 +98,17 @@ def partial_placements(draw: st.DrawFn) -> dict[str, str | None]:
 
 @given(partial_placements())
 def test_partial_assignments(placements: dict[str, str | None]) -> None:
-    assert_consistent(placements, check_mapping(SPEC, placements))
+    assert_consistent(placements, check_visual_lab(SPEC, placements))
 
 
 @given(partial_placements())
 def test_integer_part_keys_mean_the_same(placements: dict[str, str | None]) -> None:
     as_ints = {int(n): concept for n, concept in placements.items()}
-    assert check_mapping(SPEC, as_ints) == check_mapping(SPEC, placements)
+    assert check_visual_lab(SPEC, as_ints) == check_visual_lab(SPEC, placements)
 
 
 def test_empty_parts_are_named_not_counted_wrong() -> None:
-    result = check_mapping(SPEC, {"1": "Observation", "2": "Action"})
+    result = check_visual_lab(SPEC, {"1": "Observation", "2": "Action"})
     assert result["score"] == 1
     assert [r["correct"] for r in result["parts"]] == [True, False, None, None, None]
     assert result["missing"] == [3, 4, 5]
@@ -118,31 +118,31 @@ def test_empty_parts_are_named_not_counted_wrong() -> None:
 
 def test_summary_for_one_empty_part_and_for_none_placed() -> None:
     four = dict(zip(map(str, NUMBERS[:4]), CONCEPTS[:4], strict=True))
-    assert check_mapping(SPEC, four)["summary"] == "4 of 5 correct. Part 5 is still empty."
-    assert check_mapping(SPEC, {})["summary"] == (
+    assert check_visual_lab(SPEC, four)["summary"] == "4 of 5 correct. Part 5 is still empty."
+    assert check_visual_lab(SPEC, {})["summary"] == (
         "0 of 5 correct. 5 parts are still empty: 1, 2, 3, 4 and 5."
     )
 
 
 def test_targeted_feedback_for_a_known_wrong_choice() -> None:
-    result = check_mapping(SPEC, {"2": "Action"})
+    result = check_visual_lab(SPEC, {"2": "Action"})
     assert result["parts"][1]["correct"] is False
     assert result["parts"][1]["message"] == PARTS[1]["feedback"]["Action"]
     assert "the policy" in result["parts"][1]["message"]
 
 
 def test_generic_hint_for_a_wrong_choice_without_feedback() -> None:
-    # The lesson's exercise has a line for every pair; an exercise without one still answers.
+    # The lesson's Visual Lab has a line for every pair; a Visual Lab without one still answers.
     spec = {**SPEC, "parts": [{**part, "feedback": {}} for part in PARTS]}
     wrong = next(c for c in CONCEPTS if c != PARTS[0]["answer"])
-    result = check_mapping(spec, {"1": wrong})
+    result = check_visual_lab(spec, {"1": wrong})
     assert result["parts"][0]["message"] == f"{wrong} does not fit this part. Try another concept."
 
 
 @pytest.mark.parametrize(
     ("placements", "error"),
     [
-        ({"6": "Policy"}, r"Unknown part '6': this exercise has parts 1, 2, 3, 4 and 5\."),
+        ({"6": "Policy"}, r"Unknown part '6': this Visual Lab has parts 1, 2, 3, 4 and 5\."),
         ({"0": "Policy"}, r"Unknown part '0'"),
         ({"one": "Policy"}, r"Unknown part 'one'"),
         ({"1": "Token"}, r"Unknown concept 'Token' on part 1: the concepts are 'Observation', "),
@@ -154,18 +154,18 @@ def test_generic_hint_for_a_wrong_choice_without_feedback() -> None:
 )
 def test_invalid_placements(placements: Any, error: str) -> None:
     with pytest.raises(ValueError, match=error):
-        check_mapping(SPEC, placements)
+        check_visual_lab(SPEC, placements)
 
 
 def test_the_worker_path_reaches_the_checker() -> None:
     """lab.rpc.dispatch is what the browser's worker calls, JSON in and out."""
     placements = {"1": "Observation", "2": "Action"}
     reply = json.loads(
-        dispatch("check_mapping", json.dumps({"spec": SPEC, "placements": placements}))
+        dispatch("check_visual_lab", json.dumps({"spec": SPEC, "placements": placements}))
     )
-    assert reply == {"result": check_mapping(SPEC, placements)}
+    assert reply == {"result": check_visual_lab(SPEC, placements)}
     error = json.loads(
-        dispatch("check_mapping", json.dumps({"spec": SPEC, "placements": {"9": "Policy"}}))
+        dispatch("check_visual_lab", json.dumps({"spec": SPEC, "placements": {"9": "Policy"}}))
     )["error"]
     assert error["kind"] == "ValueError"
     assert error["message"].startswith("Unknown part '9'")

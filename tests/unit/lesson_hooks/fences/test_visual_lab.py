@@ -1,4 +1,4 @@
-"""Mapping exercises declared in Markdown: finding, validating and rendering them."""
+"""Visual Labs declared in Markdown: finding, validating and rendering them."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 import pytest
 
 from lesson_hooks.fences.custom import check_unique
-from lesson_hooks.fences.mapping import FENCE, SPEC_DIR, parse_page, render_exercise
 from lesson_hooks.fences.scan import find_lab_fences
+from lesson_hooks.fences.visual_lab import FENCE, SPEC_DIR, parse_page, render_visual_lab
 from lesson_hooks.support.paths import ROOT
 from tests.support.html import Node, normalise, parse_html
 from tests.support.located import raises_located
@@ -39,11 +39,11 @@ parts:
 
 def page(body: str) -> str:
     """A page with some prose, then the fence with ``body``, then more prose."""
-    return f"# Title\n\nSome text.\n\n```lab-mapping\n{body}```\n\nMore text.\n"
+    return f"# Title\n\nSome text.\n\n```lab-visual-lab\n{body}```\n\nMore text.\n"
 
 
 def fence_line(markdown: str) -> int:
-    return markdown.split("\n").index("```lab-mapping") + 1
+    return markdown.split("\n").index("```lab-visual-lab") + 1
 
 
 def marked_line(markdown: str) -> int:
@@ -54,38 +54,38 @@ def marked_line(markdown: str) -> int:
 # ----------------------------------------------------------------- the lesson
 
 
-def test_the_lessons_exercise_parses() -> None:
+def test_the_lessons_visual_lab_parses() -> None:
     text = LESSON.read_text(encoding="utf-8")
-    (exercise,) = parse_page(text, "docs/lesson.md")
-    assert exercise.id == "llm-collaboration"
-    assert exercise.line == fence_line(text)
-    assert exercise.prompt == (
+    (visual_lab,) = parse_page(text, "docs/lesson.md")
+    assert visual_lab.id == "llm-collaboration"
+    assert visual_lab.line == fence_line(text)
+    assert visual_lab.prompt == (
         "Drag each part of an LLM collaboration system onto the MARL concept it corresponds to."
     )
-    assert exercise.concepts == (
+    assert visual_lab.concepts == (
         "Observation",
         "Policy",
         "Action",
         "Reward",
         "Environment transition",
     )
-    assert [part.text for part in exercise.parts] == [
+    assert [part.text for part in visual_lab.parts] == [
         "The prompt and local history given to one model",
         "The language model that turns that input into a response",
         "The response that model generates",
         "The score the finished joint output receives",
         "The updated user or system state after the responses land",
     ]
-    assert [part.answer for part in exercise.parts] == list(exercise.concepts)
-    assert all(part.explanation for part in exercise.parts)
-    action = exercise.parts[2]
+    assert [part.answer for part in visual_lab.parts] == list(visual_lab.concepts)
+    assert all(part.explanation for part in visual_lab.parts)
+    action = visual_lab.parts[2]
     assert "not a token" in action.explanation
-    assert "Action" in exercise.parts[1].feedback  # the model is the policy, not the action
+    assert "Action" in visual_lab.parts[1].feedback  # the model is the policy, not the action
 
 
 def test_spec_is_json_with_a_content_version() -> None:
-    (exercise,) = parse_page(page(VALID), PATH)
-    spec = exercise.spec
+    (visual_lab,) = parse_page(page(VALID), PATH)
+    spec = visual_lab.spec
     assert list(spec) == ["id", "version", "prompt", "concepts", "parts"]
     assert re.fullmatch(r"[0-9a-f]{12}", spec["version"])
     assert spec["parts"][0] == {
@@ -96,7 +96,7 @@ def test_spec_is_json_with_a_content_version() -> None:
         "feedback": {"Policy": "The prompt is not the model."},
     }
     assert spec["parts"][1]["feedback"] == {}
-    assert exercise.spec_path == f"{SPEC_DIR}/tiny.json"
+    assert visual_lab.spec_path == f"{SPEC_DIR}/tiny.json"
     # Same content, same version, wherever it sits; any edit, a new version.
     (moved,) = parse_page("\n\n\n" + page(VALID), "docs/other.md")
     assert moved.spec["version"] == spec["version"]
@@ -109,8 +109,8 @@ def test_multiline_yaml_text_is_folded() -> None:
         "explanation: The model is the policy.",
         "explanation: >-\n      The model is\n      the policy.",
     )
-    (exercise,) = parse_page(page(body), PATH)
-    assert exercise.parts[1].explanation == "The model is the policy."
+    (visual_lab,) = parse_page(page(body), PATH)
+    assert visual_lab.parts[1].explanation == "The model is the policy."
 
 
 # ----------------------------------------------------------------- fences
@@ -118,33 +118,33 @@ def test_multiline_yaml_text_is_folded() -> None:
 
 def test_every_block_superfences_reads_is_found_and_none_inside_other_code_blocks() -> None:
     markdown = (
-        "````markdown\n```lab-mapping\nid: shown-as-an-example\n```\n````\n\n"
-        "~~~\n```lab-mapping\n~~~\n\n"
-        "````lab-mapping\nid: four-backticks\n````\n\n"
-        "!!! note\n\n    ```lab-mapping\n    id: in-an-admonition\n    ```\n\n"
-        '=== "Tab"\n\n    ~~~lab-mapping\n    id: in-a-tab\n    ~~~\n\n'
-        "```python\nprint('```lab-mapping')\n```\n\n"
-        f"```lab-mapping\n{VALID}```\n"
+        "````markdown\n```lab-visual-lab\nid: shown-as-an-example\n```\n````\n\n"
+        "~~~\n```lab-visual-lab\n~~~\n\n"
+        "````lab-visual-lab\nid: four-backticks\n````\n\n"
+        "!!! note\n\n    ```lab-visual-lab\n    id: in-an-admonition\n    ```\n\n"
+        '=== "Tab"\n\n    ~~~lab-visual-lab\n    id: in-a-tab\n    ~~~\n\n'
+        "```python\nprint('```lab-visual-lab')\n```\n\n"
+        f"```lab-visual-lab\n{VALID}```\n"
     )
     lines = markdown.split("\n")
     found = [(fence.line, fence.body.split("\n")[0]) for fence in find_lab_fences(markdown, PATH)]
     assert found == [
-        (lines.index("````lab-mapping") + 1, "id: four-backticks"),
-        (lines.index("    ```lab-mapping") + 1, "id: in-an-admonition"),
-        (lines.index("    ~~~lab-mapping") + 1, "id: in-a-tab"),
-        (max(n for n, line in enumerate(lines, 1) if line == "```lab-mapping"), "id: tiny"),
+        (lines.index("````lab-visual-lab") + 1, "id: four-backticks"),
+        (lines.index("    ```lab-visual-lab") + 1, "id: in-an-admonition"),
+        (lines.index("    ~~~lab-visual-lab") + 1, "id: in-a-tab"),
+        (max(n for n, line in enumerate(lines, 1) if line == "```lab-visual-lab"), "id: tiny"),
     ]
 
 
 def test_inline_code_naming_a_block_is_text() -> None:
-    markdown = "```lab-mapping``` blocks are exercises.\n\n- A ```lab-mapping``` block.\n"
+    markdown = "```lab-visual-lab``` blocks are Visual Labs.\n\n- A ```lab-visual-lab``` block.\n"
     assert find_lab_fences(markdown, PATH) == []
 
 
-def test_the_block_becomes_the_exercise_in_place() -> None:
+def test_the_block_becomes_the_visual_lab_in_place() -> None:
     html = convert(page(VALID))
-    (exercise,) = parse_page(page(VALID), PATH)
-    markup = render_exercise(exercise, "assets/lab/exercises/tiny.json")
+    (visual_lab,) = parse_page(page(VALID), PATH)
+    markup = render_visual_lab(visual_lab, "assets/lab/visual-labs/tiny.json")
     assert html == f"<h1>Title</h1>\n<p>Some text.</p>\n{markup}\n<p>More text.</p>"
 
 
@@ -152,22 +152,22 @@ def test_the_block_becomes_the_exercise_in_place() -> None:
 
 
 ERRORS = {
-    "no id": (VALID.replace("id: tiny\n", ""), "the exercise has no `id`."),
+    "no id": (VALID.replace("id: tiny\n", ""), "the Visual Lab has no `id`."),
     "id not a slug": (
         VALID.replace("id: tiny", f"id: Tiny Lab  {MARK}"),
         "`id` 'Tiny Lab' must be lowercase letters, digits and single hyphens",
     ),
-    "no prompt": (VALID.replace("prompt: Match them.\n", ""), "the exercise has no `prompt`."),
+    "no prompt": (VALID.replace("prompt: Match them.\n", ""), "the Visual Lab has no `prompt`."),
     "empty prompt": (
         VALID.replace("prompt: Match them.", f"prompt:  {MARK}"),
         "`prompt` is empty.",
     ),
     "unknown key": (
         VALID.replace("prompt:", f"promt:  {MARK}\nprompt:", 1),
-        "unknown key 'promt' in the exercise (expected `id`, `prompt`, `concepts`, `parts`, "
+        "unknown key 'promt' in the Visual Lab (expected `id`, `prompt`, `concepts`, `parts`, "
         "`complete_feedback`). Did you mean `prompt`?",
     ),
-    "key twice": (VALID + f"id: again  {MARK}\n", "`id` appears twice in the exercise."),
+    "key twice": (VALID + f"id: again  {MARK}\n", "`id` appears twice in the Visual Lab."),
     "one concept": (
         VALID.replace("concepts:\n", f"concepts:  {MARK}\n", 1)
         .replace("  - Policy\n", "", 1)
@@ -247,8 +247,8 @@ ERRORS = {
         VALID.replace("  - text: The model", f"  - text: The model: a  {MARK}"),
         "invalid YAML: mapping values are not allowed here.",
     ),
-    "not a mapping": (f"- just a list  {MARK}\n", "an exercise is a mapping with keys"),
-    "empty": ("", "the exercise is empty."),
+    "not a mapping": (f"- just a list  {MARK}\n", "a Visual Lab is a mapping with keys"),
+    "empty": ("", "the Visual Lab is empty."),
 }
 
 
@@ -273,22 +273,22 @@ def test_complete_feedback_passes_when_every_pair_has_a_line() -> None:
             "      Action: The model is not its output.\n",
         )
     )
-    (exercise,) = parse_page(page(body), PATH)
-    assert [len(part.feedback) for part in exercise.parts] == [2, 2]
+    (visual_lab,) = parse_page(page(body), PATH)
+    assert [len(part.feedback) for part in visual_lab.parts] == [2, 2]
 
 
-def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
-    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+def test_the_lessons_visual_lab_has_feedback_for_every_wrong_choice() -> None:
+    (visual_lab,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
     pairs = {
         (part.n, concept)
-        for part in exercise.parts
-        for concept in exercise.concepts
+        for part in visual_lab.parts
+        for concept in visual_lab.concepts
         if concept != part.answer
     }
     assert len(pairs) == 20
-    assert {(part.n, concept) for part in exercise.parts for concept in part.feedback} == pairs
+    assert {(part.n, concept) for part in visual_lab.parts for concept in part.feedback} == pairs
     # Three lines an outside review found false as written (issue 10).
-    messages = " ".join(m for part in exercise.parts for m in part.feedback.values())
+    messages = " ".join(m for part in visual_lab.parts for m in part.feedback.values())
     for wrong in (
         "does not receive the input",
         "No model produces the score",
@@ -298,9 +298,9 @@ def test_the_lessons_exercise_has_feedback_for_every_wrong_choice() -> None:
 
 
 def test_unclosed_fence() -> None:
-    markdown = "# Title\n\n```lab-mapping\n" + VALID
+    markdown = "# Title\n\n```lab-visual-lab\n" + VALID
     raises_located(
-        lambda: parse_page(markdown, PATH), PATH, 3, "the ```lab-mapping fence is never closed."
+        lambda: parse_page(markdown, PATH), PATH, 3, "the ```lab-visual-lab fence is never closed."
     )
 
 
@@ -312,38 +312,38 @@ def test_ids_are_unique_across_the_site() -> None:
         lambda: check_unique(first + second, FENCE.repeated),
         "docs/b.md",
         fence_line(second_page),
-        f"exercise id 'tiny' is already used at docs/a.md:{fence_line(page(VALID))}.",
+        f"Visual Lab id 'tiny' is already used at docs/a.md:{fence_line(page(VALID))}.",
     )
 
 
 # ------------------------------------------------------------- rendering
 
 
-def test_rendering_reads_as_the_exercise_without_javascript() -> None:
-    (exercise,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
-    url = "../assets/lab/exercises/llm-collaboration.json"
-    markup = render_exercise(exercise, url)
+def test_rendering_reads_as_the_visual_lab_without_javascript() -> None:
+    (visual_lab,) = parse_page(LESSON.read_text(encoding="utf-8"), "docs/lesson.md")
+    url = "../assets/lab/visual-labs/llm-collaboration.json"
+    markup = render_visual_lab(visual_lab, url)
     assert "\n\n" not in markup  # one raw HTML block for Python-Markdown
     tree = parse_html(markup)
 
-    lab = tree.one(**{"data-lab": "mapping"})
+    lab = tree.one(**{"data-lab": "visual-lab"})
     assert lab.attrs["data-lab-id"] == "llm-collaboration"
     assert lab.attrs["data-lab-spec"] == url
-    assert lab.attrs["data-lab-version"] == exercise.spec["version"]
+    assert lab.attrs["data-lab-version"] == visual_lab.spec["version"]
 
-    assert lab.find("p", "lab-mapping__prompt").text() == normalise(exercise.prompt)
+    assert lab.find("p", "lab-visual-lab__prompt").text() == normalise(visual_lab.prompt)
 
     concepts = lab.one(**{"data-lab-concepts": None})
     assert concepts.tag == "ul"
     items = [c for c in concepts.children if isinstance(c, Node)]
-    assert [item.text() for item in items] == [normalise(c) for c in exercise.concepts]
-    assert [item.attrs["data-lab-concept"] for item in items] == list(exercise.concepts)
+    assert [item.text() for item in items] == [normalise(c) for c in visual_lab.concepts]
+    assert [item.attrs["data-lab-concept"] for item in items] == list(visual_lab.concepts)
 
     parts = lab.one(**{"data-lab-parts": None})
     assert parts.tag == "ol"
     items = [c for c in parts.children if isinstance(c, Node)]
     assert [item.attrs["data-lab-part"] for item in items] == ["1", "2", "3", "4", "5"]
-    assert [item.text() for item in items] == [normalise(part.text) for part in exercise.parts]
+    assert [item.text() for item in items] == [normalise(part.text) for part in visual_lab.parts]
 
     buttons = lab.find_all("button")
     assert [(b.text(), b.attrs["data-lab-action"]) for b in buttons] == [
@@ -363,7 +363,7 @@ def test_rendering_reads_as_the_exercise_without_javascript() -> None:
     assert "open" not in answers.attrs
     assert answers.find("summary").text() == "Answers and explanations"
     entries = answers.find("ol").find_all("li")
-    for entry, part in zip(entries, exercise.parts, strict=True):
+    for entry, part in zip(entries, visual_lab.parts, strict=True):
         assert entry.text() == normalise(f"{part.text}: {part.answer}. {part.explanation}")
 
     ids = [n.attrs["id"] for n in tree.all(id=None)]
@@ -372,9 +372,9 @@ def test_rendering_reads_as_the_exercise_without_javascript() -> None:
 
 def test_rendering_escapes_text() -> None:
     body = VALID.replace("prompt: Match them.", "prompt: 'Match <b>these</b> & \"those\"'")
-    (exercise,) = parse_page(page(body), PATH)
-    markup = render_exercise(exercise, 'x".json')
+    (visual_lab,) = parse_page(page(body), PATH)
+    markup = render_visual_lab(visual_lab, 'x".json')
     assert "<b>" not in markup
-    lab = parse_html(markup).one(**{"data-lab": "mapping"})
+    lab = parse_html(markup).one(**{"data-lab": "visual-lab"})
     assert lab.attrs["data-lab-spec"] == 'x".json'
     assert 'Match <b>these</b> & "those"' in lab.text()

@@ -1,4 +1,4 @@
-"""The build validates mapping exercises, naming file and line, and ships their specs."""
+"""The build validates Visual Labs, naming file and line, and ships their specs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from lesson_hooks.fences.mapping import INSTRUCTION, parse_page
+from lesson_hooks.fences.visual_lab import INSTRUCTION, parse_page
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 from tests.support.html import parse
 from tests.support.located import build_fails_at, edit_fails_at, line_of
@@ -27,7 +27,7 @@ def test_a_wrong_answer_fails_the_build_at_its_line(project: Path) -> None:
 
 def test_a_duplicate_id_on_another_page_fails_the_build(project: Path) -> None:
     lesson = project / LESSON
-    fence = re.search(r"^```lab-mapping\n.*?^```$", lesson.read_text(), re.M | re.S)
+    fence = re.search(r"^```lab-visual-lab\n.*?^```$", lesson.read_text(), re.M | re.S)
     assert fence
     summary = project / "docs" / "summary.md"
     summary.write_text(summary.read_text(encoding="utf-8") + "\n" + fence[0] + "\n")
@@ -35,26 +35,26 @@ def test_a_duplicate_id_on_another_page_fails_the_build(project: Path) -> None:
     result = mkdocs_build(project / "mkdocs.yml", project / "site")
 
     first, second = sorted(
-        (page, line_of(path.read_text(encoding="utf-8"), "```lab-mapping"))
+        (page, line_of(path.read_text(encoding="utf-8"), "```lab-visual-lab"))
         for page, path in ((LESSON, lesson), ("docs/summary.md", summary))
     )
     build_fails_at(
         result,
         *second,
-        f"exercise id 'llm-collaboration' is already used at {first[0]}:{first[1]}.",
+        f"Visual Lab id 'llm-collaboration' is already used at {first[0]}:{first[1]}.",
     )
 
 
-def test_the_built_site_ships_each_exercise_spec(site: BuiltSite) -> None:
-    (exercise,) = parse_page((ROOT / LESSON).read_text(encoding="utf-8"), LESSON)
-    spec_file = site.dir / "assets" / "lab" / "exercises" / "llm-collaboration.json"
-    assert json.loads(spec_file.read_text(encoding="utf-8")) == exercise.spec
+def test_the_built_site_ships_each_visual_lab_spec(site: BuiltSite) -> None:
+    (visual_lab,) = parse_page((ROOT / LESSON).read_text(encoding="utf-8"), LESSON)
+    spec_file = site.dir / "assets" / "lab" / "visual-labs" / "llm-collaboration.json"
+    assert json.loads(spec_file.read_text(encoding="utf-8")) == visual_lab.spec
 
     html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
-    assert html.count('data-lab="mapping"') == 1
-    assert 'data-lab-spec="../assets/lab/exercises/llm-collaboration.json"' in html
-    assert f'data-lab-version="{exercise.spec["version"]}"' in html
-    assert "```lab-mapping" not in html and "lab-mapping\n" not in html
+    assert html.count('data-lab="visual-lab"') == 1
+    assert 'data-lab-spec="../assets/lab/visual-labs/llm-collaboration.json"' in html
+    assert f'data-lab-version="{visual_lab.spec["version"]}"' in html
+    assert "```lab-visual-lab" not in html and "lab-visual-lab\n" not in html
 
 
 def test_a_lab_fence_below_front_matter_fails_at_the_files_line(project: Path) -> None:
@@ -76,12 +76,12 @@ def test_the_sites_instruction_follows_the_authors_prompt_marked_as_ours(
 ) -> None:
     """The prompt says to drag parts onto concepts; the widget moves concepts onto
     parts, so the site says how, by touch, mouse and keyboard, as an editor's note."""
-    lab = parse(site.dir / "lesson" / "index.html").find("div", "lab-mapping")
+    lab = parse(site.dir / "lesson" / "index.html").find("div", "lab-visual-lab")
     paragraphs = lab.find_all("p")
     prompt, instruction = paragraphs[0], paragraphs[1]
-    assert "lab-mapping__prompt" in prompt.classes
+    assert "lab-visual-lab__prompt" in prompt.classes
     assert prompt.text().startswith("Drag each part of an LLM collaboration system")
-    assert {"lab-mapping__instructions", "lesson-editor-note"} <= set(instruction.classes)
+    assert {"lab-visual-lab__instructions", "lesson-editor-note"} <= set(instruction.classes)
     text = instruction.text()
     assert text == f"Editor's note: {INSTRUCTION}"
     for words in ("Tap or click a concept", "drag", "Enter or Space", "Delete", "Escape"):

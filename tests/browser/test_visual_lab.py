@@ -1,4 +1,4 @@
-"""The Visual Lab mapping exercise, used the four ways a reader can, graded by Python."""
+"""The Visual Lab, used the four ways a reader can, graded by Python."""
 
 from __future__ import annotations
 
@@ -12,20 +12,20 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from lab import check_mapping
-from lesson_hooks.fences.mapping import parse_page
+from lab import check_visual_lab
+from lesson_hooks.fences.visual_lab import parse_page
 from tests.browser.conftest import PageErrors
 from tests.browser.support import finger_drag
 from tests.conftest import ROOT, BuiltSite
 
 BOOT = 60_000  # ms: first start of Pyodide on a slow CI machine
-(EXERCISE,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
-SPEC: dict[str, Any] = EXERCISE.spec
+(VISUAL_LAB,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
+SPEC: dict[str, Any] = VISUAL_LAB.spec
 CONCEPTS: list[str] = SPEC["concepts"]
 TEXT = {part["n"]: part["text"] for part in SPEC["parts"]}
 ANSWER = {part["n"]: part["answer"] for part in SPEC["parts"]}
 FEEDBACK = {part["n"]: part["feedback"] for part in SPEC["parts"]}
-STORAGE_KEY = f"lab-mapping:/lesson/:{SPEC['id']}"
+STORAGE_KEY = f"lab-mapping:/lesson/:{SPEC['id']}"  # the key readers' browsers already hold
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # the pinned axe-core
 # The lesson's content column; the theme's own chrome is tested with the site.
 AXE_CONTEXT = {"include": [".md-content"]}
@@ -37,7 +37,7 @@ AXE_CONTEXT = {"include": [".md-content"]}
 def open_lab(page: Page, path: str = "lesson/") -> Locator:
     """The lesson's lab, scrolled into view and with Python ready."""
     page.goto(path)
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     lab.scroll_into_view_if_needed()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
@@ -138,9 +138,9 @@ def phone(browser: Browser, site: BuiltSite) -> Iterator[tuple[Page, PageErrors]
 # ---------------------------------------------------------------- without JS
 
 
-def test_without_javascript_the_exercise_reads_as_a_list(no_script_page: Page) -> None:
+def test_without_javascript_the_visual_lab_reads_as_a_list(no_script_page: Page) -> None:
     no_script_page.goto("lesson/")
-    lab = no_script_page.locator('[data-lab="mapping"]')
+    lab = no_script_page.locator('[data-lab="visual-lab"]')
     expect(lab.get_by_text(SPEC["prompt"])).to_be_visible()
     expect(lab.locator("[data-lab-concepts] li")).to_have_text(CONCEPTS)
     expect(lab.locator("[data-lab-parts] > li")).to_have_text(list(TEXT.values()))
@@ -193,7 +193,7 @@ def test_solve_by_mouse(page: Page) -> None:
 
 def test_solve_by_keyboard_only(page: Page) -> None:
     page.goto("lesson/#visual-lab")
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     announcer = lab.locator("[data-lab-announcer]")
     key_until_focused(page, chip(lab, CONCEPTS[0]), "Tab")
 
@@ -375,9 +375,9 @@ def test_reload_keeps_placements(page: Page) -> None:
     }
 
     page.reload()
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     expect_placements(lab, placed)
-    check(page.locator('[data-lab="mapping"]'))
+    check(page.locator('[data-lab="visual-lab"]'))
     expect(summary(lab)).to_have_text(
         "2 of 5 correct. 2 parts are still empty: 3 and 5.", timeout=BOOT
     )
@@ -399,7 +399,7 @@ def test_stale_or_unreadable_saved_state_is_ignored(page: Page, stored: str) -> 
     page.goto("lesson/")
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [STORAGE_KEY, stored])
     page.reload()
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     expect(lab).to_have_attribute("data-lab-enhanced", "")
     expect_placements(lab, {})
 
@@ -442,7 +442,7 @@ def test_the_lab_keeps_working_across_instant_navigation(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/lesson/$"))
     assert page.evaluate("document.documentElement.dataset.sameDocument") == "yes"
 
-    lab = page.locator('[data-lab="mapping"]')
+    lab = page.locator('[data-lab="visual-lab"]')
     expect_placements(lab, {1: "Observation"})
     expect(lab).to_have_attribute("data-lab-state", "ready")  # the same worker, still ready
     for n in (2, 3, 4, 5):
@@ -472,11 +472,11 @@ def test_browser_python_grades_like_cpython(page: Page) -> None:
             const runtime = getRuntime();
             const results = [];
             for (const placements of assignments) {
-                results.push(await runtime.call("check_mapping", { spec, placements }));
+                results.push(await runtime.call("check_visual_lab", { spec, placements }));
             }
             return results;
         }""",
         {"spec": SPEC, "assignments": assignments},
     )
     assert len(results) == 123
-    assert results == [check_mapping(SPEC, placements) for placements in assignments]
+    assert results == [check_visual_lab(SPEC, placements) for placements in assignments]
