@@ -28,6 +28,7 @@ from tests.browser.support import (
 )
 from tests.conftest import BuiltSite
 
+LANGUAGE_MODELS = '[data-lab="language-models"]'
 RUN = 90_000  # ms: a default simulation run, Python's start included, on a busy machine
 FILLED = '[data-lab-zone]:not([data-lab-holds=""])'
 
@@ -261,6 +262,32 @@ def test_the_simulation_lab_after_a_run_has_no_accessibility_violations(page: Pa
     problems = both_schemes(page, "simulation/ after a run")
     problems += [f"simulation/ after a run: id {i} is not unique" for i in duplicate_ids(page)]
     assert not problems, report(problems)
+
+
+# ---------------------------------------------------------------- controls
+
+LOOK = """button => {
+  const style = getComputedStyle(button);
+  return { opacity: Number(style.opacity), color: style.color, cursor: style.cursor };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("path", "lab"), [("simulation/", SIMULATION), ("language-models/", LANGUAGE_MODELS)]
+)
+def test_a_disabled_control_looks_disabled_in_every_lab(page: Page, path: str, lab: str) -> None:
+    # Issue 39: the language-model lab's Stop looked as pressable as Copy link beside it.
+    page.goto(path)
+    root = page.locator(lab)
+    root.scroll_into_view_if_needed()
+    expect(root).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    stop = root.get_by_role("button", name="Stop", exact=True)
+    copy = root.get_by_role("button", name="Copy link", exact=True)
+    expect(stop).to_be_disabled()
+    expect(copy).to_be_enabled()
+    disabled, enabled = stop.evaluate(LOOK), copy.evaluate(LOOK)
+    assert disabled["opacity"] < 1 == enabled["opacity"], (disabled, enabled)
+    assert disabled["cursor"] == "not-allowed", disabled
 
 
 # --------------------------------------------------------------------- ids
