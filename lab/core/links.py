@@ -11,7 +11,9 @@ rows joined by ``;``, each row's cells by ``,``. For example::
 
 A fragment with no ``?`` is a plain anchor and carries no settings (so the
 page's ordinary links to a lab never change its form); ``TARGET?`` alone
-means every setting at its default. The fragment never reaches a server or
+means every setting at its default, so Copy link at the defaults ends in a bare
+``?`` on purpose: it is what sets a reader's changed form back to the defaults.
+The fragment never reaches a server or
 the service worker, so a link works on any host and sub-path, offline and
 from disk. The page splits off ``TARGET`` (an element id, to scroll to) and
 leaves the rest to :func:`read_link`, which checks the values with the lab's

@@ -45,6 +45,22 @@ def test_an_anchor_without_settings_changes_nothing() -> None:
     assert read_link(RUNNERS["simulation"], "#lab-simulation") is None
 
 
+def test_a_link_at_the_defaults_keeps_its_question_mark_and_resets_the_form() -> None:
+    # Issue 39 asked about the bare "?": it is what makes the link set the form to
+    # the defaults (a reader's changed form included); without it the link would be a
+    # plain anchor that leaves the form as it is.
+    kind, target = "language-models", "lab-language-models"
+    fragment = link_fragment(RUNNERS[kind], target, {})
+    assert fragment == f"{target}?"
+    defaults = RUNNERS[kind].validate({}).to_json()
+    assert read_link(RUNNERS[kind], "#" + fragment) == {
+        "target": target,
+        "params": defaults,
+        "errors": {},
+    }
+    assert read_link(RUNNERS[kind], "#" + target) is None
+
+
 def test_a_hand_edited_link_reports_pythons_reasons_and_applies_the_rest() -> None:
     read = read_link(
         RUNNERS["simulation"], "lab-simulation?table=pen&seeds=x&updates=50&colour=red"
