@@ -211,7 +211,14 @@ def render_question(quiz: Quiz, question: Question) -> Markup:
         "fieldset",
         {"class": "lab-quiz__question", "data-lab-question": question.n},
         "\n",
-        el("legend", {"class": "lab-quiz__text"}, question.text),
+        # The number goes with its question, not beside the hint that follows.
+        el(
+            "legend",
+            {"class": "lab-quiz__text"},
+            el("span", {"class": "lab-quiz__number"}, f"{question.n}."),
+            " ",
+            question.text,
+        ),
         "\n",
         el("p", {"class": "lab-quiz__hint", "id": f"{prefix}-hint"}, _hint(question)),
         "\n",

@@ -32,7 +32,8 @@ def open_quiz(page: Page) -> Locator:
 
 
 def group(quiz: Locator, question: dict[str, Any]) -> Locator:
-    return quiz.get_by_role("group", name=question["text"], exact=True)
+    """The question's fieldset, named by its legend: its number, then its text."""
+    return quiz.get_by_role("group", name=f"{question['n']}. {question['text']}", exact=True)
 
 
 def option(quiz: Locator, question: dict[str, Any], index: int) -> Locator:
@@ -169,3 +170,29 @@ def test_without_javascript_the_quiz_reads_with_its_answers_collapsed(no_script_
     for details in answers.all():
         expect(details).not_to_have_attribute("open", "")
     expect(quiz.get_by_role("button", name="Check")).to_be_hidden()
+
+
+NUMBERED = """fieldset => {
+  const legend = fieldset.querySelector("legend");
+  const span = legend.querySelector(".lab-quiz__number");
+  const number = span.getBoundingClientRect();
+  const question = document.createRange();  // the question's words after the number
+  question.setStartAfter(span);
+  question.setEnd(legend, legend.childNodes.length);
+  const words = [...question.getClientRects()].find((rect) => rect.width > 4);
+  const hint = fieldset.querySelector(".lab-quiz__hint").getBoundingClientRect();
+  const marker = getComputedStyle(fieldset.closest("li")).listStyleType;
+  const sameLine = Math.abs(number.top - words.top) < 1 && number.right <= words.left;
+  return { marker, sameLine, aboveHint: number.bottom <= hint.top };
+}"""
+
+
+def test_each_questions_number_sits_with_its_question_not_its_hint(no_script_page: Page) -> None:
+    # Issue 39: the list's numbers sat beside "Choose one answer." instead of the question.
+    no_script_page.goto("lesson/")
+    quiz = no_script_page.locator('[data-lab="quiz"]')
+    for question in QUESTIONS:
+        fieldset = group(quiz, question)
+        expect(fieldset.locator("legend")).to_have_text(f"{question['n']}. {question['text']}")
+        look = fieldset.evaluate(NUMBERED)
+        assert look == {"marker": "none", "sameLine": True, "aboveHint": True}, question["n"]

@@ -11,6 +11,7 @@ from lesson_hooks.fences.base import FenceError
 from lesson_hooks.fences.custom import check_unique
 from lesson_hooks.fences.quiz import FENCE, answer_first, parse_page, render_quiz, sentence
 from lesson_hooks.support.paths import ROOT
+from tests.support.html import Node, normalise, parse_html
 
 PATH = "docs/page.md"
 MARK = "# <-"  # marks the line a validation error must point at
@@ -120,11 +121,36 @@ def test_rendering_is_a_form_that_reads_without_javascript() -> None:
     html = render_quiz(quiz, "../assets/lab/quizzes/tiny.json")
     assert 'data-lab="quiz"' in html and 'data-lab-id="tiny"' in html
     assert f'data-lab-version="{quiz.spec["version"]}"' in html
-    assert '<legend class="lab-quiz__text">Is a &lt;debate&gt; cooperative?</legend>' in html
+    legend = (
+        '<legend class="lab-quiz__text"><span class="lab-quiz__number">1.</span>'
+        " Is a &lt;debate&gt; cooperative?</legend>"
+    )
+    assert legend in html
     assert html.count('type="radio"') == 2
     assert "<summary>Answer and explanation</summary>" in html
     assert "Opposed rewards." in html and "Cooperation needs a shared reward." in html
     assert "data-lab-controls hidden" in html  # Check and Clear only with JavaScript
+
+
+def test_each_questions_number_sits_in_its_legend_before_the_hint() -> None:
+    # Issue 39: the list's own numbers sat beside "Choose one answer.", not the question.
+    second = (
+        VALID.split("questions:\n")[1]
+        .replace("Is a debate", "Is a vote")
+        .replace("correct: true", "correct: false")
+        .replace("feedback: Talking", "correct: true\n        feedback: Talking")
+    )
+    (quiz,) = parse_page(page(VALID + second), PATH)
+    tree = parse_html(render_quiz(quiz, "../assets/lab/quizzes/tiny.json"))
+    fieldsets = tree.find_all("fieldset")
+    assert [normalise(f.find("legend").text()) for f in fieldsets] == [
+        "1. Is a debate cooperative?",
+        "2. Is a vote cooperative?",
+    ]
+    for fieldset in fieldsets:
+        legend, hint = [child for child in fieldset.children if isinstance(child, Node)][:2]
+        assert legend.tag == "legend"  # the hint follows the numbered question
+        assert hint.classes == {"lab-quiz__hint"}
 
 
 def test_an_answer_line_never_doubles_the_options_full_stop() -> None:
