@@ -231,6 +231,17 @@ def test_without_a_prediction_nothing_runs(page: Page) -> None:
     expect(radio(experiment, t, 0)).to_be_focused()
     expect(experiment).to_have_attribute("data-lab-experiment-state", "idle")
     expect(page.locator(SIMULATION)).not_to_have_attribute("data-lab-run", "running")
+    # Issue 39: the answer could be opened before predicting; it shows only once predicted.
+    explanation = experiment.locator("details[data-lab-experiment-explanation]")
+    expect(explanation).to_be_hidden()
+    radio(experiment, t, 1).check()
+    expect(explanation).to_be_visible()
+    expect(explanation).not_to_have_attribute("open", "")
+    page.reload()  # the saved prediction brings it back at once
+    experiment = page.locator(f'[data-lab-experiment="{t.id}"]')
+    expect(experiment).to_have_attribute("data-lab-enhanced", "")
+    expect(radio(experiment, t, 1)).to_be_checked()
+    expect(experiment.locator("details[data-lab-experiment-explanation]")).to_be_visible()
 
 
 @pytest.mark.parametrize("source", PAGES)
@@ -283,6 +294,7 @@ def test_without_javascript_question_options_and_explanation_read(no_script_page
         for i in range(len(t.options)):
             expect(radio(experiment, t, i)).to_be_visible()
         details = experiment.locator("details[data-lab-experiment-explanation]")
+        expect(details).to_be_visible()  # readable before predicting, without JavaScript
         expect(details).not_to_have_attribute("open", "")
         expect(details.locator("summary")).to_have_text("Answer and explanation")
         expect(run_button(experiment)).to_be_hidden()

@@ -6,7 +6,9 @@
 // (run-request.js), so the run is the lab's own, visible and repeatable with
 // other settings. When it finishes, Python (lab.experiment.outcome.experiment_outcome) words the
 // reader's prediction against that run; the outcome is shown and announced,
-// and the explanation opens. The card itself tells the run's progress (the
+// and the explanation opens. The explanation, a plain collapsed block without
+// JavaScript, is hidden here until the reader predicts, so the answer cannot be
+// read first. The card itself tells the run's progress (the
 // lab's words, mirrored: RUN_PROGRESS) and then its compact result: the
 // outcome, the count over seeds with its interval where the run has several,
 // the lab's main chart drawn again at the card's size (with the lab's caption
@@ -90,6 +92,7 @@ export default class ExperimentLab {
     );
     this.#form.addEventListener("change", () => this.#predicted(), { signal });
     this.#restore();
+    this.#explanation.hidden = this.#choice() === null; // the answer only after a prediction
     this.#setState(State.IDLE);
     // A reader who arrives by a link to the experiment may never pass the lab
     // above it: the card starts Python too (not when saving data: the lab's
@@ -130,6 +133,7 @@ export default class ExperimentLab {
     const choice = this.#choice();
     if (choice === null) return;
     writeItem(this.#storageKey, this.#spec.options[choice].text);
+    this.#explanation.hidden = false;
     const state = this.#root.dataset.labExperimentState;
     if (state !== State.RUNNING) this.#status.textContent = "";
     if (state === State.DONE) {
