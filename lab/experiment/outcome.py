@@ -31,17 +31,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from lab.core.errors import LabError
-from lab.core.stats import describe_count
+from lab.core.markup import Markup, el
+from lab.core.stats import describe_count, wilson_interval
+from lab.lm.render import METHOD_TEXT as LM_METHODS
 
 __all__ = [
     "ExperimentError",
     "check_condition",
     "check_report",
+    "counts_table",
     "evaluate",
     "experiment_outcome",
     "fill_report",
     "matching_options",
-    "seeds_text",
 ]
 
 
@@ -278,9 +280,34 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+# A report's counts that the outcome's table shows with their intervals (see
+# counts_table): the simulation's count of a method's seeds at the optimum, the
+# language-model lab's counts of a method's seeds (its ``in_words``).
+_TABLED = (
+    re.compile(r"describe_count\((seeds\.methods\.\w+\.reached_optimum), (seeds\.count)\)"),
+    re.compile(r"(seeds\.(\w+))\.in_words\.(\w+)"),
+)
+
+
+def _hole(text: str, result: Mapping[str, Any]) -> str:
+    """One hole of a report, filled. A count the table under the sentence shows with its
+    interval reads bare here ("0 of 20 seeds"): the sentence stays short, said once."""
+    shown = ast.unparse(_parse(text))
+    if match := _TABLED[0].fullmatch(shown):
+        count, seeds = (evaluate(g, result) for g in match.groups())
+        if _is_count(count, seeds) and _counts(result):
+            return f"{count} of {seeds} seeds"
+    if (match := _TABLED[1].fullmatch(shown)) and match.group(3) in _LM_COUNTS:
+        tally = evaluate(match.group(1), result)
+        count = tally.get(match.group(3)) if isinstance(tally, Mapping) else None
+        if _is_count(count, tally.get("seeds")):
+            return f"{count} of {tally['seeds']} seeds"
+    return _show(evaluate(text, result))
+
+
 def fill_report(template: str, result: Mapping[str, Any]) -> str:
     """The report with every ``{expression}`` replaced by its value on ``result``."""
-    return _HOLE.sub(lambda m: _show(evaluate(m.group(1), result)), template)
+    return _HOLE.sub(lambda m: _hole(m.group(1), result), template)
 
 
 def matching_options(spec: Mapping[str, Any], result: Mapping[str, Any]) -> list[int]:
@@ -301,27 +328,112 @@ def _is_count(value: Any, count: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= count
 
 
-def seeds_text(result: Mapping[str, Any]) -> str | None:
-    """Over a run of several seeds, how many reached the optimum, per method, with the
-    95% interval: the card's count beside its outcome. None for one seed, or for a lab
-    whose result does not count the optimum per method (``seeds.methods.<m>``)."""
+#: The language-model lab's counts over seeds, as the outcome's table heads them.
+_LM_COUNTS = {
+    "call": "Calls a shared name",
+    "inline": "Main writes w * h itself",
+    "optimal": "Within 2% of the best",
+}
+
+
+#: One count of a table's cell: ``(count, seeds, exact)``; an exact method's count is
+#: the same result in every seed, so it carries no interval.
+Count = tuple[int, int, bool]
+
+
+def _counts(result: Mapping[str, Any]) -> tuple[list[str], list[tuple[str, list[Count]]]] | None:
+    """The counts over a run's seeds, per method: the heads of the counted columns and,
+    per method, its name and each column's count. None for a run of one seed, or a lab
+    whose result counts nothing per method."""
     seeds = result.get("seeds")
-    if not isinstance(seeds, Mapping) or not isinstance(seeds.get("methods"), Mapping):
+    if not isinstance(seeds, Mapping) or not isinstance(seeds.get("count"), int):
         return None
-    count = seeds.get("count")
-    if not isinstance(count, int) or count < 2:
+    if seeds["count"] < 2:
         return None
-    # The result names its methods in order (``methods``: id and label); else their ids.
-    listed = result.get("methods")
-    labels = {str(m["id"]): str(m.get("label", m["id"])) for m in listed} if listed else {}
-    parts = [
-        f"{labels.get(m, m)} in {describe_count(tally['reached_optimum'], count, aside=True)}"
-        for m, tally in seeds["methods"].items()
-        if _is_count(tally.get("reached_optimum"), count)
-    ]
-    if not parts:
+    rows: list[tuple[str, list[Count]]] = []
+    if isinstance(seeds.get("methods"), Mapping):  # the simulation lab
+        n = seeds["count"]
+        named = {str(m["id"]): m for m in result.get("methods") or [] if isinstance(m, Mapping)}
+        for m, tally in seeds["methods"].items():
+            count = tally.get("reached_optimum") if isinstance(tally, Mapping) else None
+            if _is_count(count, n):
+                method = named.get(m, {})
+                rows.append((str(method.get("label", m)), [(count, n, bool(method.get("exact")))]))
+        return (["Reached the optimum"], rows) if rows else None
+    for m, label in LM_METHODS.items():  # the language-model lab: every method samples
+        tally = seeds.get(m)
+        if isinstance(tally, Mapping) and all(
+            _is_count(tally.get(k), tally.get("seeds", -1)) for k in _LM_COUNTS
+        ):
+            rows.append((label, [(tally[k], tally["seeds"], False) for k in _LM_COUNTS]))
+    return (list(_LM_COUNTS.values()), rows) if rows else None
+
+
+def counts_table(result: Mapping[str, Any]) -> Markup | None:
+    """The outcome's compact table: per method, each count over the run's seeds with the
+    95% interval of its rate over all seeds; an exact method, which samples nothing, with
+    what it does in every seed instead. None for one seed."""
+    found = _counts(result)
+    if not found:
         return None
-    return f"Over {count} seeds, the optimum was reached by " + "; ".join(parts) + "."
+    heads, rows = found
+
+    def cell(count: int, seeds: int, exact: bool) -> Markup:
+        if exact:
+            said = (
+                "every seed"
+                if count == seeds
+                else "no seed"
+                if count == 0
+                else f"{count} of {seeds}"
+            )
+            return el("td", {"class": "lab-experiment__exact"}, f"{said} (exact)")
+        low, high = wilson_interval(count, seeds)
+        return el(
+            "td",
+            None,
+            f"{count} of {seeds} ",
+            el("span", {"class": "lab-experiment__interval"}, f"({low:.0%} to {high:.0%})"),
+        )
+
+    n = max(cells[0][1] for _, cells in rows)
+    return el(
+        "table",
+        {"class": "lab-experiment__counts"},
+        el(
+            "caption",
+            None,
+            f"Over {n} seeds; under each count, the 95% interval of its rate over all seeds."
+            + (
+                " An exact method samples nothing: it does the same in every seed."
+                if any(exact for _, cells in rows for *_, exact in cells)
+                else ""
+            ),
+        ),
+        el(
+            "thead",
+            None,
+            el(
+                "tr",
+                None,
+                el("th", {"scope": "col"}, "Method"),
+                *(el("th", {"scope": "col"}, h) for h in heads),
+            ),
+        ),
+        el(
+            "tbody",
+            None,
+            *(
+                el(
+                    "tr",
+                    None,
+                    el("th", {"scope": "row"}, label),
+                    *(cell(*value) for value in cells),
+                )
+                for label, cells in rows
+            ),
+        ),
+    )
 
 
 def experiment_outcome(
@@ -329,9 +441,10 @@ def experiment_outcome(
 ) -> dict[str, Any]:
     """What the reader is told after running the experiment: their prediction against the run.
 
-    Returns ``{"text", "report", "matched": [option indices], "right": bool, "seeds"}``;
-    ``right`` says whether the reader's prediction describes the run, ``seeds`` is
-    :func:`seeds_text` (None for a single seed).
+    Returns ``{"text", "report", "matched": [option indices], "right": bool, "counts"}``:
+    ``text`` is one short sentence, the prediction against the run, and its verdict;
+    ``right`` says whether the prediction describes the run; ``counts`` is
+    :func:`counts_table` (None for a single seed).
     """
     options = spec["options"]
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < len(options):
@@ -345,11 +458,12 @@ def experiment_outcome(
         verdict = f"What happened is {_quoted(options[matched[0]]['text'])}."
     else:
         verdict = "None of the predictions describes this run."
-    text = f"You predicted {_quoted(options[choice]['text'])} \N{EM DASH} {report}. {verdict}"
+    text = f"You predicted {_quoted(options[choice]['text'])}; {report}. {verdict}"
+    table = counts_table(result)
     return {
         "text": text,
         "report": report,
         "matched": matched,
         "right": right,
-        "seeds": seeds_text(result),
+        "counts": None if table is None else str(table),
     }

@@ -122,6 +122,9 @@ METHOD_LABELS = {
     "centralized": "Centralized control",
     "centralized_sampled": "Centralized learner (sampled)",
 }
+#: The methods that sample nothing: the same exact result in every seed, so a count of
+#: their seeds carries no interval.
+EXACT_METHODS = frozenset({"prompted", "centralized"})
 
 #: Every joint response, as (helper's response, main agent's response): the table's cells.
 CELLS: tuple[tuple[int, int], ...] = tuple(
@@ -871,7 +874,9 @@ class Experiment:
             "seed": self.seed,
             "updates_done": self.updates_done,
             "stopped": self.stopped and self.updates_done < self.params.updates,
-            "methods": [{"id": m, "label": METHOD_LABELS[m]} for m in METHODS],
+            "methods": [
+                {"id": m, "label": METHOD_LABELS[m], "exact": m in EXACT_METHODS} for m in METHODS
+            ],
             "responses": {
                 role: [{"id": r.id, "summary": r.summary, "code": r.code} for r in RESPONSES[role]]
                 for role in ROLES

@@ -236,14 +236,15 @@ def render_experiment(experiment: Experiment) -> Markup:
         el("ul", {"class": "lab-experiment__options"}, "\n", options, "\n"),
         "\n",
     )
-    # What the card shows of its run once it is done: the count over seeds (where
-    # Python gives one), the lab's main chart drawn again at the card's size, and
-    # the way to the lab's full charts; experiment.js fills and shows it.
+    # What the card shows of its run once it is done, under the outcome's sentence: the
+    # counts over seeds as a compact table (where Python gives one), the lab's main
+    # chart drawn again at the card's size, and the way to the lab's full charts;
+    # experiment.js fills and shows it.
     result = el(
         "div",
         {"class": "lab-experiment__result", "data-lab-experiment-result": True, "hidden": True},
         "\n",
-        el("p", {"class": "lab-experiment__seeds", "data-lab-experiment-seeds": True}),
+        el("div", {"class": "lab-experiment__scroll", "data-lab-experiment-counts": True}),
         "\n",
         el("div", {"class": "lab-experiment__chart", "data-lab-experiment-chart": True}),
         "\n",

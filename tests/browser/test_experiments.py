@@ -9,11 +9,12 @@ from functools import cache
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from lab.experiment.outcome import experiment_outcome, seeds_text
+from lab.experiment.outcome import counts_table, experiment_outcome
 from lesson_hooks.fences.experiment import Experiment, parse_page
 from tests.browser.support import (
     BOOT,
     PHONE,
+    PHONE_390,
     SIMULATION,
     SMALL_CHART_TEXT,
     axe_violations,
@@ -177,12 +178,10 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     expect_outcome(experiment, t.id, t.answer)
     seen = page.evaluate("window.seenStatus")
     assert any(s.startswith("In the lab, with this experiment's settings: ") for s in seen)
-    # The card's own compact result: the outcome, the count over seeds, the way to the charts.
+    # The card's own compact result: the outcome, the counts over seeds, the way to the charts.
     result = experiment.locator("[data-lab-experiment-result]")
     expect(result).to_be_visible()
-    counted = seeds_text(cpython_result(t.id))
-    assert counted and counted.startswith("Over 20 seeds, the optimum was reached by ")
-    expect(result.locator("[data-lab-experiment-seeds]")).to_have_text(counted)
+    expect_counts(experiment, t.id)
     # The lab's learning curve drawn again on the card, small, with the lab's caption and key.
     expect_card_chart(page, experiment)
     card = result.locator("[data-lab-experiment-chart]")
@@ -205,6 +204,32 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     # The same lab, not one loaded anew: it still holds the run and the experiment's settings.
     assert page.evaluate("window.lab === document.querySelector('[data-lab=simulation]')")
     expect(page.locator(SIMULATION)).to_have_attribute("data-lab-run", "done")
+
+
+def table_rows(html: str) -> list[str]:
+    """Each row of Python's table as the page reads it: its cells' text, tab-separated."""
+    rows = re.findall(r"<tr>(.*?)</tr>", html)
+    return [
+        "\t".join(re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r))
+        for r in rows
+    ]
+
+
+def expect_counts(experiment: Locator, experiment_id: str) -> None:
+    """Issue 37: the counts over seeds are a compact table, each with its interval once,
+    an exact method with none; the words are CPython's, cell for cell."""
+    table = experiment.locator("[data-lab-experiment-counts] table")
+    expected = counts_table(cpython_result(experiment_id))
+    assert expected is not None
+    rows = table.locator("tr")
+    expect(rows).to_have_count(len(table_rows(expected)))
+    seen = rows.evaluate_all(
+        "(rows) => rows.map((r) => [...r.cells].map((c) => c.textContent).join('\\t'))"
+    )
+    assert seen == table_rows(expected)
+    assert (
+        "somewhere between" not in experiment.locator("[data-lab-experiment-outcome]").inner_text()
+    )
 
 
 def expect_card_chart(page: Page, experiment: Locator) -> None:
@@ -298,3 +323,46 @@ def test_without_javascript_question_options_and_explanation_read(no_script_page
         expect(details).not_to_have_attribute("open", "")
         expect(details.locator("summary")).to_have_text("Answer and explanation")
         expect(run_button(experiment)).to_be_hidden()
+
+
+# The browser keeps no reader's place: as in Safari and every WebKit browser (issue 39).
+NO_ANCHORING = "* { overflow-anchor: none !important; }"
+
+
+def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_screens(
+    browser: Browser, browser_context_args: dict
+) -> None:
+    """Issue 39: the lab's results (thousands of pixels) appear above a running card; the
+    card keeps its place and its outcome is in view when the run ends, with no help from
+    the browser. Issue 37: on a 390 px phone the result (sentence, counts, chart) fits in
+    about two screens."""
+    context = browser.new_context(
+        **browser_context_args, viewport=PHONE_390, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    try:
+        t = EXPERIMENTS["climbing-defaults"]
+        experiment = open_experiment(page, t.id)
+        page.add_style_tag(content=NO_ANCHORING)
+        assert page.evaluate("getComputedStyle(document.body).overflowAnchor") == "none"
+        radio(experiment, t, 0).tap()
+        status = experiment.locator("[data-lab-experiment-status]")
+        run_button(experiment).tap()
+        expect(experiment).to_have_attribute("data-lab-experiment-state", "running")
+        # The lab's results, above the card, are shown before its training starts.
+        expect(page.locator(f"{SIMULATION} [data-lab-results]")).to_be_visible(timeout=BOOT)
+        expect(status).to_contain_text("Training seed", timeout=BOOT)
+        expect(status).to_be_in_viewport()
+        expect_outcome(experiment, t.id, 0)
+        outcome = experiment.locator("[data-lab-experiment-outcome]")
+        expect(outcome).to_be_in_viewport(ratio=1)
+        expect_counts(experiment, t.id)
+        result = experiment.locator("[data-lab-experiment-result]")
+        top = outcome.evaluate("(e) => e.getBoundingClientRect().top")
+        bottom = result.evaluate("(e) => e.getBoundingClientRect().bottom")
+        screens = (bottom - top) / PHONE_390["height"]
+        assert screens <= 2, f"the result takes {screens:.2f} screens of a 390 px phone"
+    finally:
+        context.close()
+    assert not errors.unexpected(), "\n".join(errors.unexpected())

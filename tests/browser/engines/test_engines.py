@@ -275,6 +275,41 @@ def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
     assert engine.text(f"{SIMULATION} [data-lab-summary]")
 
 
+# A guided experiment's card, below the lab it runs; its run fills the lab's results above it.
+CARD = '[data-lab-experiment="climbing-defaults"]'
+# Wholly in the viewport, below Material's header.
+IN_VIEW = """(s) => {
+  const box = document.querySelector(s).getBoundingClientRect();
+  const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
+  return box.height > 0 && box.top >= header && box.bottom <= innerHeight;
+}"""
+SCROLLED = "() => [scrollY, CSS.supports('overflow-anchor', 'auto')]"
+
+
+def test_a_guided_experiments_outcome_is_in_view_when_its_run_ends(
+    engine: Engine, origin: StaticServer
+) -> None:
+    """Issue 39: WebKit keeps no reader's place (no scroll anchoring) while the lab's
+    results appear above the card; the card keeps its own, and shows its outcome."""
+    engine.goto(origin.url + "simulation/")
+    lab_ready(engine, SIMULATION, timeout=BOOT)
+    engine.call("(s) => document.querySelector(s).scrollIntoView()", CARD)
+    engine.attribute_is(CARD, "data-lab-enhanced", "", timeout=30)
+    engine.click(f"{CARD} input[type=radio]")
+    # By keyboard, as the lab's Run is (WebKitWebDriver's clicks were at times lost).
+    engine.focus(f"{CARD} button", "Run this experiment")
+    engine.press("Enter")
+    engine.attribute_is(CARD, "data-lab-experiment-state", "done", timeout=RUN)
+    outcome = f"{CARD} [data-lab-experiment-outcome]"
+    assert engine.text(outcome).startswith("You predicted ")
+    engine.wait_for(
+        IN_VIEW,
+        outcome,
+        timeout=10,
+        what=lambda: f"the outcome in view (scrollY, anchoring: {engine.call(SCROLLED)})",
+    )
+
+
 # What each engine does once the site's service worker serves a page (tested,
 # not assumed): whether the page is cross-origin isolated (its COOP and COEP
 # headers), and whether Stop can then interrupt Python, which takes a

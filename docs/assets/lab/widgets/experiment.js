@@ -10,10 +10,13 @@
 // JavaScript, is hidden here until the reader predicts, so the answer cannot be
 // read first. The card itself tells the run's progress (the
 // lab's words, mirrored: RUN_PROGRESS) and then its compact result: the
-// outcome, the count over seeds with its interval where the run has several,
-// the lab's main chart drawn again at the card's size (with the lab's caption
-// and key), and a link to the lab's full charts. The root's data-lab-experiment-state says
-// where the experiment stands: idle, running, done.
+// outcome in one sentence, the counts over seeds with their intervals as a
+// small table Python makes (where the run has several), the lab's main chart
+// drawn again at the card's size (with the lab's caption and key), and a link
+// to the lab's full charts. The card stays where the reader has it while the
+// lab above fills with results, and its outcome is brought into view when the
+// run ends, in every engine (WebKit keeps no place by itself). The root's
+// data-lab-experiment-state says where the experiment stands: idle, running, done.
 import { getRuntime, savingData } from "../client.js";
 import { whenNear } from "../shared/idle.js";
 import { RUN_END, RUN_PROGRESS, RUN_REQUEST } from "../shared/run-request.js";
@@ -45,6 +48,50 @@ function inPage(link, signal) {
   );
 }
 
+/**
+ * Keep `card` where it is on screen while the blocks above it change height
+ * (the lab's results appearing, blocks laid out as they near the viewport):
+ * what CSS scroll anchoring does in Chromium and Firefox, and WebKit does not
+ * (issue 39: Safari left the reader at the lab's results, the card 5,600 px
+ * below). Where the browser anchors, the card has not moved and nothing is
+ * done. Returns the function that stops holding it.
+ */
+function holdInPlace(card) {
+  const top = () => card.getBoundingClientRect().top;
+  let held = top();
+  const observer = new ResizeObserver(() => {
+    const moved = top() - held;
+    // Instant: the page's smooth scrolling would show the jump it undoes.
+    if (moved) window.scrollBy({ top: moved, behavior: "instant" });
+    held = top();
+  });
+  // The card's top moves only when something above it changes height.
+  for (let node = card; node && node !== document.body; node = node.parentElement) {
+    for (let before = node.previousElementSibling; before; before = before.previousElementSibling) {
+      observer.observe(before);
+    }
+  }
+  // The reader scrolling moves the place to hold.
+  const scrolled = () => {
+    held = top();
+  };
+  window.addEventListener("scroll", scrolled, { passive: true });
+  return () => {
+    observer.disconnect();
+    window.removeEventListener("scroll", scrolled);
+  };
+}
+
+/** Bring `element` to the top of the viewport unless it is wholly in view already. */
+function reveal(element) {
+  const box = element.getBoundingClientRect();
+  // Material's header stays over the top of the page.
+  const covered = document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
+  if (box.top >= covered && box.bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  element.scrollIntoView({ block: "start", behavior: still ? "instant" : "smooth" });
+}
+
 const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
 
 export default class ExperimentLab {
@@ -56,14 +103,15 @@ export default class ExperimentLab {
   #status;
   #outcome;
   #explanation;
-  #result; // the run's compact result: its count over seeds, the link to the lab's charts
-  #seeds;
+  #result; // the run's compact result: its counts over seeds, the link to the lab's charts
+  #counts; // the counts over seeds, a table Python makes
   #chartBox; // where the run's chart is drawn again
   #chart = null; // that chart, once drawn
   #charts;
   #storageKey;
   #waiting = null; // AbortController of the listener for the lab's current run
   #stopWaiting; // cancels the start of Python as the card nears the viewport
+  #release = () => {}; // stops keeping the card in place during a run
 
   constructor(root) {
     this.#root = root;
@@ -74,7 +122,7 @@ export default class ExperimentLab {
     this.#outcome = root.querySelector("[data-lab-experiment-outcome]");
     this.#explanation = root.querySelector("[data-lab-experiment-explanation]");
     this.#result = root.querySelector("[data-lab-experiment-result]");
-    this.#seeds = root.querySelector("[data-lab-experiment-seeds]");
+    this.#counts = root.querySelector("[data-lab-experiment-counts]");
     this.#chartBox = root.querySelector("[data-lab-experiment-chart]");
     this.#charts = root.querySelector("[data-lab-experiment-charts]");
     inPage(this.#charts, this.#abort.signal);
@@ -110,6 +158,7 @@ export default class ExperimentLab {
     this.#stopWaiting();
     this.#abort.abort();
     this.#waiting?.abort();
+    this.#release();
     this.#chart?.dispose();
   }
 
@@ -146,7 +195,7 @@ export default class ExperimentLab {
   #clearResult() {
     this.#outcome.textContent = "";
     this.#result.hidden = true;
-    this.#seeds.textContent = "";
+    this.#counts.replaceChildren();
     this.#chart?.dispose();
     this.#chart = null;
     this.#chartBox.replaceChildren();
@@ -200,6 +249,9 @@ export default class ExperimentLab {
       return;
     }
     this.#setState(State.RUNNING);
+    // The lab above fills with results as it runs: the reader stays with the card.
+    this.#release();
+    this.#release = holdInPlace(this.#root);
     this.#status.textContent =
       "Running in the lab, with its settings set to this experiment's (this can take a few " +
       "seconds)…";
@@ -208,6 +260,7 @@ export default class ExperimentLab {
   async #ended({ state, result, chart }, lab) {
     this.#waiting?.abort(); // no more progress to mirror
     if (state !== "done" || !result) {
+      this.#release();
       this.#setState(State.IDLE);
       this.#status.textContent =
         state === "invalid"
@@ -228,6 +281,7 @@ export default class ExperimentLab {
       });
     } catch (err) {
       if (this.#abort.signal.aborted) return;
+      this.#release();
       this.#setState(State.IDLE);
       this.#status.textContent = `The outcome could not be worked out: ${err?.message ?? err}`;
       return;
@@ -235,8 +289,9 @@ export default class ExperimentLab {
     if (this.#abort.signal.aborted) return;
     this.#outcome.textContent = outcome.text;
     this.#mark(outcome.matched, choice);
-    this.#seeds.textContent = outcome.seeds ?? "";
-    this.#seeds.hidden = !outcome.seeds;
+    // Python's markup (lab.core.markup escapes every text in it), as the labs' results are.
+    this.#counts.innerHTML = outcome.counts ?? "";
+    this.#counts.hidden = !outcome.counts;
     this.#chart = chart?.(this.#chartBox) ?? null;
     const charts = lab.querySelector("[data-lab-results]");
     this.#charts.href = `#${charts?.id || lab.id}`;
@@ -249,6 +304,9 @@ export default class ExperimentLab {
     this.#status.replaceChildren("The lab now holds this experiment's settings: ", again, ".");
     this.#explanation.open = true;
     this.#setState(State.DONE);
+    // Whatever the browser did with the lab's results above, the outcome is in view.
+    this.#release();
+    reveal(this.#outcome);
   }
 
   /** Mark the option(s) the run bore out, and whether the reader's was one of them. */

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -10,10 +11,10 @@ from lab.experiment.outcome import (
     ExperimentError,
     check_condition,
     check_report,
+    counts_table,
     evaluate,
     experiment_outcome,
     fill_report,
-    seeds_text,
 )
 from lab.rpc import dispatch
 
@@ -140,30 +141,68 @@ def test_a_report_shows_numbers_briefly_signs_as_minus_and_lists_as_alternatives
 def test_the_outcome_says_the_prediction_holds_when_the_run_bears_it_out() -> None:
     outcome = experiment_outcome(SPEC, 1, RESULT)
     assert outcome == {
-        "text": "You predicted \u201cIn some\u201d \u2014 the learned agents reached 11 in 1 of 3 "
+        "text": "You predicted \u201cIn some\u201d; the learned agents reached 11 in 1 of 3 "
         "seeds. Your prediction holds.",
         "report": "the learned agents reached 11 in 1 of 3 seeds",
         "matched": [1],
         "right": True,
-        "seeds": "Over 3 seeds, the optimum was reached by learned in 1 of 3 seeds (somewhere "
-        "between 6% and 79% of all seeds); centralized in 3 of 3 seeds (somewhere between 44% "
-        "and 100% of all seeds).",
+        "counts": counts_table(RESULT),
     }
 
 
-def test_the_seeds_count_names_the_methods_as_the_result_does() -> None:
-    result = {
-        **RESULT,
-        "methods": [
-            {"id": "learned", "label": "Learned collaboration (MAGRPO)"},
-            {"id": "centralized", "label": "Centralized"},
-        ],
-    }
-    assert seeds_text(result) == (
-        "Over 3 seeds, the optimum was reached by Learned collaboration (MAGRPO) in 1 of 3 "
-        "seeds (somewhere between 6% and 79% of all seeds); Centralized in 3 of 3 seeds "
-        "(somewhere between 44% and 100% of all seeds)."
+LABELLED = {
+    **RESULT,
+    "methods": [
+        {"id": "learned", "label": "Learned collaboration (MAGRPO)", "exact": False},
+        {"id": "centralized", "label": "Centralized control", "exact": True},
+    ],
+}
+
+
+def cells(table: str) -> list[list[str]]:
+    """A table's rows as text, one list of cells per row (issue 37: a learner reads a table)."""
+    rows = re.findall(r"<tr>(.*?)</tr>", table)
+    return [
+        [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r)]
+        for r in rows
+    ]
+
+
+def test_the_counts_are_a_table_with_intervals_and_none_for_an_exact_method() -> None:
+    """Issue 37: each count once, with its interval; "Centralized control" samples nothing."""
+    table = counts_table(LABELLED)
+    assert table is not None
+    assert cells(table) == [
+        ["Method", "Reached the optimum"],
+        ["Learned collaboration (MAGRPO)", "1 of 3 (6% to 79%)"],
+        ["Centralized control", "every seed (exact)"],
+    ]
+    assert "somewhere between" not in table
+    assert "<caption>Over 3 seeds; under each count, the 95% interval" in table
+
+
+def test_a_report_says_a_count_the_table_shows_bare_and_keeps_the_interval_of_others() -> None:
+    report = (
+        "{describe_count(seeds.methods.learned.reached_optimum, seeds.count)}; "
+        "{describe_count(count(r.seed > 0 for r in seeds.rows), seeds.count)}"
     )
+    assert fill_report(report, LABELLED) == (
+        "1 of 3 seeds; 2 of 3 seeds (somewhere between 21% and 94% of all seeds)"
+    )
+
+
+def test_the_language_models_counts_name_their_methods_and_read_bare_in_the_report() -> None:
+    tally = {"seeds": 20, "call": 14, "inline": 6, "optimal": 12, "in_words": {"call": "x"}}
+    result = {"seeds": {"count": 20, "learned": tally, "trained_alone": None}}
+    table = counts_table(result)
+    assert table is not None
+    assert cells(table)[1] == [
+        "MAGRPO",
+        "14 of 20 (48% to 85%)",
+        "6 of 20 (15% to 52%)",
+        "12 of 20 (39% to 78%)",
+    ]
+    assert fill_report("{seeds.learned.in_words.call}", result) == "14 of 20 seeds"
 
 
 @pytest.mark.parametrize(
@@ -171,17 +210,17 @@ def test_the_seeds_count_names_the_methods_as_the_result_does() -> None:
     [
         None,  # a single-seed run
         {"count": 1, "methods": {"learned": {"reached_optimum": 1}}},
-        {"learned": {"in_words": {}}},  # a lab that counts otherwise (the language models)
+        {"count": 3, "learned": {"in_words": {}}},  # a tally without counts
     ],
 )
-def test_a_run_without_a_count_of_seeds_has_no_seeds_line(seeds: object) -> None:
-    assert seeds_text({**RESULT, "seeds": seeds}) is None
+def test_a_run_without_a_count_of_seeds_has_no_table(seeds: object) -> None:
+    assert counts_table({**RESULT, "seeds": seeds}) is None
 
 
 def test_the_outcome_names_what_happened_when_the_prediction_was_wrong() -> None:
     outcome = experiment_outcome(SPEC, 2, RESULT)
     assert outcome["text"] == (
-        "You predicted \u201cIn none\u201d \u2014 the learned agents reached 11 in 1 of 3 seeds. "
+        "You predicted \u201cIn none\u201d; the learned agents reached 11 in 1 of 3 seeds. "
         "What happened is \u201cIn some\u201d."
     )
     assert not outcome["right"]
