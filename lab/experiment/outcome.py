@@ -32,7 +32,7 @@ from typing import Any
 
 from lab.core.errors import LabError
 from lab.core.markup import Markup, el
-from lab.core.stats import describe_count, wilson_interval
+from lab.core.stats import wilson_interval
 from lab.lm.render import METHOD_TEXT as LM_METHODS
 
 __all__ = [
@@ -59,6 +59,11 @@ def _named(items: Any, name: Any) -> Any:
     raise ExperimentError(f"Nothing named {name!r} in the result.")
 
 
+def _count_aside(successes: int, trials: int) -> str:
+    low, high = wilson_interval(successes, trials)
+    return f"{successes} of {trials} seeds ({low:.0%} to {high:.0%} of all seeds)"
+
+
 def _count(items: Any) -> int:
     """How many of ``items`` are true."""
     return sum(1 for item in items if item)
@@ -70,8 +75,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "any": any,
     "abs": abs,
     "count": _count,
-    # "10 of 20 seeds (somewhere between 30% and 70% of all seeds)": a count with its interval.
-    "describe_count": lambda k, n: describe_count(k, n, aside=True),
+    # "10 of 20 seeds (30% to 70% of all seeds)": a count with its 95% interval, as short
+    # as a sentence that may hold several allows (the table under it says what it is).
+    "describe_count": lambda k, n: _count_aside(k, n),
     "len": len,
     "max": max,
     "min": min,

@@ -14,7 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from lab.core.markup import Markup, el, join
-from lab.sim.render import format_number, format_percent, format_reward, method_labels
+from lab.sim.render import (
+    SEEDS_AXIS_TITLE,
+    format_number,
+    format_percent,
+    format_reward,
+    method_labels,
+)
 
 __all__ = ["heatmaps_svg", "seeds_svg"]
 
@@ -27,7 +33,7 @@ METHOD_COLORS = {
     "prompted": "#5c6bc0",
     "learned": "#00796b",
     "centralized": "#c2185b",
-    "centralized_sampled": "#c2185b",
+    "centralized_sampled": "#a15c00",
 }
 #: The heatmap's shade at probability 1 (a cell's fill opacity is its probability).
 HEAT = "#00796b"
@@ -239,7 +245,7 @@ def seeds_svg(result: Mapping[str, Any]) -> str | None:
         _text(
             left + TRACK_W / 2,
             bottom + 34,
-            "Expected episode reward (dashed: the optimum)",
+            SEEDS_AXIS_TITLE,
             **{
                 "text-anchor": "middle",
                 "font-size": "12",

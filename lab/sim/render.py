@@ -25,6 +25,7 @@ from lab.sim.params import param_spec
 
 __all__ = [
     "METHOD_LABELS",
+    "SEEDS_AXIS_TITLE",
     "SLOTS",
     "STEP_LABELS",
     "describe_params",
@@ -694,8 +695,24 @@ def _curve_caption(result: Mapping[str, Any]) -> str:
 
 # --------------------------------------------------------------- many seeds
 
-#: Seeds closer than this (in percent of the strip's width) share a dot.
-_SEEDS_SPOT = 2.5
+#: The strip's axis, on the page and in its SVG (lab.sim.figures).
+SEEDS_AXIS_TITLE = "Expected episode reward (dashed: the optimum)"
+#: Dots closer than this (in percent of the strip's width) are drawn one above the other.
+_SEEDS_GAP = 3.0
+
+
+def _lanes(xs: Sequence[float]) -> list[int]:
+    """For dots at ``xs`` (in percent), the lane each is drawn in, 0 on the track and each
+    lane above it, so that no two dots closer than :data:`_SEEDS_GAP` overlap."""
+    ends: list[float] = []  # the rightmost dot of each lane so far
+    lanes = [0] * len(xs)
+    for i in sorted(range(len(xs)), key=xs.__getitem__):
+        lane = next((k for k, end in enumerate(ends) if xs[i] - end >= _SEEDS_GAP), len(ends))
+        if lane == len(ends):
+            ends.append(xs[i])
+        ends[lane] = xs[i]
+        lanes[i] = lane
+    return lanes
 
 
 def render_seeds(result: Mapping[str, Any]) -> Markup:
@@ -728,27 +745,26 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
     best_mark = el("span", {"class": "lab-sim__seeds-best", "style": at(best)})
     strip_rows = []
     for m in methods:
-        # Seeds that land on the same spot share one dot, labelled with how many they are.
-        spots: dict[int, list[tuple[int, float]]] = {}
+        # Seeds that end on the same value, as the page writes it, share one dot labelled
+        # with how many they are; distinct values never merge (issue 39: 5.94 and 5.95 did).
+        spots: dict[str, list[tuple[int, float]]] = {}
         for r in rows:
             v = r["expected_reward"][m]
-            spots.setdefault(round(x(v) / _SEEDS_SPOT), []).append((r["seed"], v))
+            spots.setdefault(format_reward(v), []).append((r["seed"], v))
+        places = [x(math.fsum(v for _, v in spot) / len(spot)) for spot in spots.values()]
+        lanes = _lanes(places)
         dots = []
-        for spot in spots.values():
-            mean = math.fsum(v for _, v in spot) / len(spot)
+        for (shown, spot), place, lane in zip(spots.items(), places, lanes, strict=True):
             seeds_here = ", ".join(str(seed) for seed, _ in spot)
-            values_here = sorted({format_reward(v) for _, v in spot})
-            title = (
-                f"{labels[m]}: {' to '.join(values_here[:: max(1, len(values_here) - 1)])} "
-                f"(seed{'s' if len(spot) > 1 else ''} {seeds_here})"
-            )
+            title = f"{labels[m]}: {shown} (seed{'s' if len(spot) > 1 else ''} {seeds_here})"
             size = min(8 + 2.4 * (len(spot) - 1) ** 0.5 * 2, 22)
             dots.append(
                 el(
                     "span",
                     {
                         "class": f"lab-sim__dot lab-sim__dot--{m}",
-                        "style": f"{at(mean)}; --lab-sim-dot: {size:.1f}px",
+                        "style": f"left: {place:.1f}%; --lab-sim-dot: {size:.1f}px; "
+                        f"--lab-sim-lane: {lane}",
                         "title": title,
                     },
                     el("span", {"class": "lab-sim__seeds-count"}, f"\u00d7{len(spot)}")
@@ -761,7 +777,15 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
                 "div",
                 {"class": "lab-sim__seeds-row", "data-lab-method": m},
                 el("span", {"class": "lab-sim__seeds-label"}, labels[m]),
-                el("span", {"class": "lab-sim__seeds-track"}, best_mark, *dots),
+                el(
+                    "span",
+                    {
+                        "class": "lab-sim__seeds-track",
+                        "style": f"--lab-sim-lanes: {max(lanes, default=0) + 1}",
+                    },
+                    best_mark,
+                    *dots,
+                ),
             )
         )
     ticks = el(
@@ -772,6 +796,7 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
             for v in sorted({lo, 0.0, best} if lo < 0 else {lo, best})
         ),
     )
+    axis = el("p", {"class": "lab-sim__seeds-axis"}, SEEDS_AXIS_TITLE)
     count = seeds["count"]
     reached = "; ".join(
         f"{labels[m]}: {seeds['methods'][m]['reached_optimum']} of {count}" for m in methods
@@ -785,6 +810,7 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
         },
         *strip_rows,
         ticks,
+        axis,
     )
     head = el(
         "tr",
@@ -850,7 +876,8 @@ def _seeds_caption(result: Mapping[str, Any]) -> str:
     which = f"seed {first}" if count == 1 else f"seeds {first} to {first + count - 1}"
     return (
         f"Expected episode reward of each method's final policy, for {which}: seeds that end "
-        "in the same place share a dot, marked with how many they are. "
+        "on the same value share a dot, marked with how many they are, and close values are "
+        "drawn one above the other. "
         f"The dashed line is the best possible, {format_reward(result['optimum']['reward'])}; "
         f"a seed reached it when it ends within {tolerance:.0%} of it. A count of seeds is a "
         "sample: the rate column is the 95% Wilson interval of the rate over all seeds. The "

@@ -21,6 +21,7 @@ from tests.browser.support import (
     watch,
 )
 from tests.conftest import ROOT
+from tests.support.html import parse_html
 from tests.support.runs import run_guided_experiment
 
 RUN = 180_000  # ms: 20 seeds in Pyodide on a busy 2-core machine, after the boot
@@ -208,10 +209,9 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
 
 def table_rows(html: str) -> list[str]:
     """Each row of Python's table as the page reads it: its cells' text, tab-separated."""
-    rows = re.findall(r"<tr>(.*?)</tr>", html)
     return [
-        "\t".join(re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r))
-        for r in rows
+        "\t".join(cell.text() for cell in row.children if not isinstance(cell, str))
+        for row in parse_html(html).find_all("tr")
     ]
 
 

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from lab import rpc, run_experiment, validate_params
+from lab.sim.figures import seeds_svg
 from lab.sim.render import (
+    SEEDS_AXIS_TITLE,
     SLOTS,
     STEP_LABELS,
     format_reward,
@@ -17,6 +19,7 @@ from lab.sim.render import (
     render_episode,
     render_output,
     render_results,
+    render_seeds,
     render_summary,
 )
 from tests.support import html as page_html
@@ -182,3 +185,49 @@ def test_the_partner_bars_have_a_key_and_mark_before_training_and_the_best(
     best = sum(s.get("best_response") is not None for s in partners)
     assert html.count("lab-sim__bar-mark--best") == best
     assert ("best possible" in words) == (best > 0)
+
+
+def _strip(values: list[float]) -> dict[str, Any]:
+    """A result of ``len(values)`` seeds whose learned agents end on ``values``."""
+    rows = [
+        {"seed": seed, "expected_reward": {"learned": v, "centralized": 11.0}}
+        for seed, v in enumerate(values)
+    ]
+    method = {"reached_optimum": 0, "interval": [0, 1], "min": 0, "median": 0, "max": 0}
+    return {
+        "methods": [
+            {"id": "learned", "label": "Learned collaboration (MAGRPO)"},
+            {"id": "centralized", "label": "Centralized control"},
+        ],
+        "optimum": {"reward": 11.0},
+        "seeds": {
+            "count": len(values),
+            "methods": {"learned": method, "centralized": {**method, "reached_optimum": 1}},
+            "rows": rows,
+        },
+    }
+
+
+def test_across_seeds_merges_only_equal_values_and_stacks_close_ones() -> None:
+    """Issue 39: seeds at 5.94 and 5.95 shared one dot; values equal as the page writes
+    them (two decimals) share one, labelled with how many, and close ones stack in lanes."""
+    html = render_seeds(_strip([5.94, 5.95, 5.9501, 5.9499, -3.0]))
+    row = page_html.parse_html(html).one(**{"data-lab-method": "learned", "class": None})
+    learned = row.find_all(cls="lab-sim__dot")
+    titles = sorted(dot.attrs["title"] for dot in learned)
+    assert titles == [
+        "Learned collaboration (MAGRPO): -3 (seed 4)",
+        "Learned collaboration (MAGRPO): 5.94 (seed 0)",
+        "Learned collaboration (MAGRPO): 5.95 (seeds 1, 2, 3)",
+    ]
+    lanes = sorted(dot.attrs["style"].rsplit("--lab-sim-lane: ", 1)[1] for dot in learned)
+    assert lanes == ["0", "0", "1"]  # 5.94 and 5.95 one above the other
+    merged = next(dot for dot in learned if "seeds 1, 2, 3" in dot.attrs["title"])
+    assert merged.text() == "\u00d73"
+
+
+def test_across_seeds_has_its_axis_title_as_the_svg_does() -> None:
+    html = render_seeds(_strip([5.0, 6.0]))
+    chart = page_html.parse_html(html).find(cls="lab-sim__seeds-chart")
+    assert chart.find(cls="lab-sim__seeds-axis").text() == SEEDS_AXIS_TITLE
+    assert SEEDS_AXIS_TITLE in seeds_svg(_strip([5.0, 6.0]))
