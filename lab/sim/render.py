@@ -20,6 +20,7 @@ from typing import Any
 
 from lab.core.markup import Markup, el, escape, join
 from lab.core.params import field_used
+from lab.core.stats import quartiles
 from lab.sim.experiment import METHOD_LABELS
 from lab.sim.params import param_spec
 
@@ -440,18 +441,36 @@ def _heatmap_caption(result: Mapping[str, Any]) -> str:
 # ----------------------------------------------------------------- partners
 
 
+def _partner_scores(result: Mapping[str, Any]) -> dict[str, list[float]] | None:
+    """Over a run of several seeds, each partner's scores with the trained agent, one per
+    seed (the rows of ``result["seeds"]``); None for one seed."""
+    rows = (result.get("seeds") or {}).get("rows") or []
+    if len(rows) < 2 or not all(r.get("partners") for r in rows):
+        return None
+    scores: dict[str, list[float]] = {}
+    for r in rows:
+        for s in r["partners"]:
+            if s.get("score") is not None:
+                scores.setdefault(s["name"], []).append(s["score"])
+    return scores
+
+
 def render_partners(result: Mapping[str, Any]) -> Markup:
-    """Training and held-out partners: the trained agent's score with each, as bars with numbers."""
+    """Training and held-out partners: the trained agent's score with each, as bars from
+    zero on a labelled scale. Over several seeds each bar is the median score and a
+    whisker spans the interquartile range, as the learning curves' band does."""
     p = result.get("partners")
     if not p:
         return Markup()
     everyone = [*p.get("training", []), *p.get("held_out", [])]
+    per_seed = _partner_scores(result)
+    spread = {name: quartiles(v) for name, v in (per_seed or {}).items() if v}
     values = [
         v
         for s in everyone
         for v in (s.get("score"), s.get("score_before_training"), s.get("best_response"))
         if v is not None
-    ]
+    ] + [v for scores in (per_seed or {}).values() for v in scores]
     lo = min([0.0, *values])
     hi = max([result.get("optimum", {}).get("reward", 0.0), *values, lo + 1])
 
@@ -470,8 +489,25 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             },
         )
 
+    def score(s: Mapping[str, Any]) -> float:
+        """The bar's score: the median over the seeds, or the one seed's."""
+        return spread[s["name"]]["median"] if s["name"] in spread else s.get("score") or 0.0
+
+    def whisker(s: Mapping[str, Any]) -> Markup:
+        """The interquartile range of the partner's scores over the seeds."""
+        q = spread.get(s["name"])
+        if q is None:
+            return Markup()
+        return el(
+            "span",
+            {
+                "class": "lab-sim__bar-spread",
+                "style": f"left: {at(q['q1']):.2f}%; width: {at(q['q3']) - at(q['q1']):.2f}%",
+            },
+        )
+
     def bar(s: Mapping[str, Any], group: str) -> Markup:
-        value = s.get("score") or 0.0
+        value = score(s)
         style = (
             f"--lab-sim-from: {min(at(0), at(value)):.2f}%; "
             f"--lab-sim-width: {abs(at(value) - at(0)):.2f}%; --lab-sim-zero: {at(0):.2f}%"
@@ -481,12 +517,20 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             {"class": f"lab-sim__bar lab-sim__bar--{group}", "aria-hidden": "true", "style": style},
             el("span", {"class": "lab-sim__bar-fill"}),
             el("span", {"class": "lab-sim__bar-zero"}),
+            whisker(s),
             mark("before", s.get("score_before_training")),
             mark("best", s.get("best_response")),
         )
 
     def row(s: Mapping[str, Any], group: str) -> Markup:
-        notes = [f"before training: {format_reward(s.get('score_before_training'))}"]
+        notes = []
+        if q := spread.get(s["name"]):
+            n = len(per_seed[s["name"]]) if per_seed else 0
+            notes.append(
+                f"median of {n} seeds, middle half {format_reward(q['q1'])} to "
+                f"{format_reward(q['q3'])}"
+            )
+        notes.append(f"before training: {format_reward(s.get('score_before_training'))}")
         if s.get("best_response") is not None:
             notes.append(f"best possible: {format_reward(s['best_response'])}")
         return el(
@@ -501,7 +545,7 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             el(
                 "td",
                 {"class": "lab-sim__score"},
-                el("span", None, format_reward(s.get("score")), class_="lab-sim__score-value"),
+                el("span", None, format_reward(score(s)), class_="lab-sim__score-value"),
                 bar(s, group),
                 el("span", None, "; ".join(notes), class_="lab-sim__before"),
             ),
@@ -510,6 +554,9 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
     def group(
         name: str, title: str, partners: list[Mapping[str, Any]], mean: float | None
     ) -> Markup:
+        if spread and partners:
+            scores = [v for s in partners for v in (per_seed or {}).get(s["name"], [])]
+            mean = math.fsum(scores) / len(scores) if scores else mean
         heading = title if mean is None else f"{title}: mean {format_reward(mean)}"
         return el(
             "tbody",
@@ -521,6 +568,33 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             ),
             *(row(s, name) for s in partners),
         )
+
+    # The bars' scale, under them: its ends and its zero (issue 39: it had neither).
+    scale = el(
+        "tfoot",
+        None,
+        el(
+            "tr",
+            None,
+            el("th", {"scope": "row"}, "Scale: expected episode reward"),
+            el(
+                "td",
+                {"class": "lab-sim__score"},
+                el(
+                    "span",
+                    {"class": "lab-sim__bar-scale", "data-lab-partners-scale": True},
+                    *(
+                        el(
+                            "span",
+                            {"class": "lab-sim__bar-tick", "style": f"left: {at(v):.2f}%"},
+                            format_reward(v),
+                        )
+                        for v in sorted({lo, 0.0, hi})
+                    ),
+                ),
+            ),
+        ),
+    )
 
     head = el(
         "thead",
@@ -560,6 +634,16 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
             if any(s.get("best_response") is not None for s in everyone)
             else []
         ),
+        *(
+            [
+                key_item(
+                    el("span", {"class": f"{swatch} lab-sim__bar-key-spread"}),
+                    "middle half of the seeds",
+                )
+            ]
+            if spread
+            else []
+        ),
     )
     return el(
         "table",
@@ -568,14 +652,25 @@ def render_partners(result: Mapping[str, Any]) -> Markup:
         head,
         group("training", "Training partners", p.get("training", []), p.get("training_mean")),
         group("held-out", "Held-out partners", p.get("held_out", []), p.get("held_out_mean")),
+        scale,
     )
 
 
 def _partners_caption(result: Mapping[str, Any]) -> str:
     text = (
         "The main agent trained with the training partners only; the held-out partners were "
-        "fixed before training and never trained with. Each score is an expected episode reward"
+        "fixed before training and never trained with. "
     )
+    per_seed = _partner_scores(result)
+    if per_seed:
+        n = max(len(v) for v in per_seed.values())
+        first = result.get("params", {}).get("seed", 0)
+        text += (
+            f"Over seeds {first} to {first + n - 1}, each bar is the median of the {n} seeds' "
+            "scores, and the thin line over it spans their interquartile range (half the seeds "
+            "lie in it). "
+        )
+    text += "Each score is an expected episode reward"
     partners = result.get("partners", {})
     if any("best_response" in s for s in partners.get("training", [])):
         return text + ", beside the best any main agent could score with that partner."

@@ -231,3 +231,36 @@ def test_across_seeds_has_its_axis_title_as_the_svg_does() -> None:
     chart = page_html.parse_html(html).find(cls="lab-sim__seeds-chart")
     assert chart.find(cls="lab-sim__seeds-axis").text() == SEEDS_AXIS_TITLE
     assert SEEDS_AXIS_TITLE in seeds_svg(_strip([5.0, 6.0]))
+
+
+@pytest.fixture(scope="module")
+def three_seeds() -> dict[str, Any]:
+    return run_experiment({"updates": 20, "seeds": 3})
+
+
+def test_partner_generalization_has_a_scale_with_its_zero(result: dict[str, Any]) -> None:
+    """Issue 39: the bars had no scale and no zero."""
+    table = page_html.parse_html(render_results(result, PREFIX)["partners"])
+    scale = table.one(**{"data-lab-partners-scale": None})
+    ticks = [tick.text() for tick in scale.find_all(cls="lab-sim__bar-tick")]
+    assert "0" in ticks and len(ticks) == 3, ticks
+    assert "median" not in table.text()  # one seed: its own scores
+
+
+def test_partner_generalization_over_seeds_gives_the_count_and_the_spread(
+    three_seeds: dict[str, Any],
+) -> None:
+    """Issue 39: with several seeds the bars showed the first seed only, with no count."""
+    html = render_results(three_seeds, PREFIX)
+    table = page_html.parse_html(html["partners"])
+    noisy = next(r for r in table.find_all("tr") if "Noisy helper" in r.text())
+    scores = sorted(
+        s["score"]
+        for r in three_seeds["seeds"]["rows"]
+        for s in r["partners"]
+        if s["name"] == "Noisy helper"
+    )
+    assert noisy.find(cls="lab-sim__score-value").text() == format_reward(scores[1])
+    assert "median of 3 seeds, middle half" in noisy.text()
+    assert noisy.find_all(cls="lab-sim__bar-spread")
+    assert "Over seeds 0 to 2, each bar is the median of the 3 seeds" in (html["partners-caption"])
