@@ -528,3 +528,57 @@ def test_the_lab_fits_a_phone_screen(page: Page) -> None:
         """() => [...document.querySelectorAll("[data-lab-episode] pre > code")].every(
           (c) => (c.scrollWidth > c.clientWidth) === (c.tabIndex === 0))"""
     )
+
+
+# Per method: its curve's colour and dash, as the browser draws them.
+LOOKS = """(lab) => [...lab.querySelectorAll("svg.lab-sim__chart path.lab-sim__line")]
+  .map((line) => {
+    const style = getComputedStyle(line);
+    return [line.getAttribute("class"), style.stroke, style.strokeDasharray];
+  })"""
+# Per row of Across seeds: how far its name is from its own dots and from the row's above.
+NAME_GAPS = """(lab) => {
+  const centre = (el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+  const rows = [...lab.querySelectorAll(".lab-sim__seeds-row")];
+  return rows.map((row, i) => {
+    const name = centre(row.querySelector(".lab-sim__seeds-label"));
+    const gap = (r) => Math.min(
+      ...[...r.querySelectorAll(".lab-sim__dot")].map((d) => Math.abs(centre(d) - name)));
+    const own = gap(row);
+    const above = i ? gap(rows[i - 1]) : Infinity;
+    return [row.dataset.labMethod, own, above];
+  });
+}"""
+
+
+def test_on_a_phone_the_charts_tell_every_method_and_seed_apart_on_a_scale(page: Page) -> None:
+    """Issue 39, at 390 px: a colour and a dash per method; Across seeds with its axis
+    title and each name with its own row; Partner generalization on a scale with its zero,
+    over several seeds with their count and spread."""
+    page.set_viewport_size(PHONE_390)
+    lab = open_lab(page)
+    field(lab, "Seeds").fill("3")
+    field(lab, "Updates").fill("40")
+    run(lab)
+    looks = lab.evaluate(LOOKS)
+    assert len(looks) == len(run_experiment({"updates": 1})["methods"]), looks
+    assert len({stroke for _, stroke, _ in looks}) == len(looks), looks
+    assert len({dash for _, _, dash in looks}) == len(looks), looks
+    seeds = lab.locator('[data-lab-chart="seeds"]')
+    seeds.scroll_into_view_if_needed()
+    expect(seeds.locator(".lab-sim__seeds-axis")).to_have_text(
+        "Expected episode reward (dashed: the optimum)"
+    )
+    expect(seeds.locator(".lab-sim__seeds-axis")).to_be_visible()
+    for method, own, above in lab.evaluate(NAME_GAPS):
+        assert own < above, f"{method}'s name is {own:.0f} px from its dots, {above:.0f} above"
+    partners = lab.locator('[data-lab-chart="partners"]')
+    partners.scroll_into_view_if_needed()
+    scale = partners.locator("[data-lab-partners-scale]")
+    expect(scale).to_be_visible()
+    expect(scale.locator(".lab-sim__bar-tick").filter(has_text=re.compile(r"^0$"))).to_have_count(1)
+    expect(partners.locator("[data-lab-partners-caption]")).to_contain_text(
+        "each bar is the median of the 3 seeds"
+    )
+    expect(partners.locator(".lab-sim__bar-spread").first).to_be_visible()
+    assert lab.evaluate(CLIPPED) == []
