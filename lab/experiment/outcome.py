@@ -16,10 +16,10 @@ generator expressions and the functions in :data:`FUNCTIONS` are allowed,
 nothing else (no attribute of a Python object, no call of anything else).
 
 :func:`experiment_outcome` evaluates every option on the run the reader just made and
-words the outcome ("You predicted … — the agents …"); the same function runs in
-the browser (the ``experiment_outcome`` call) and in the tests, which assert over
-seeds 0-19 that the option the explanation calls right is the one the model's
-result satisfies.
+words the outcome ("You predicted …; the agents …", with a table of the counts); the
+same function runs in the browser (the ``experiment_outcome`` call) and in the tests,
+which assert over seeds 0-19 that the option the explanation calls right is the one
+the model's result satisfies.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "count": _count,
     # "10 of 20 seeds (30% to 70% of all seeds)": a count with its 95% interval, as short
     # as a sentence that may hold several allows (the table under it says what it is).
-    "describe_count": lambda k, n: _count_aside(k, n),
+    "describe_count": _count_aside,
     "len": len,
     "max": max,
     "min": min,
@@ -305,9 +305,10 @@ def _hole(text: str, result: Mapping[str, Any]) -> str:
             return f"{count} of {seeds} seeds"
     if (match := _TABLED[1].fullmatch(shown)) and match.group(3) in _LM_COUNTS:
         tally = evaluate(match.group(1), result)
-        count = tally.get(match.group(3)) if isinstance(tally, Mapping) else None
-        if _is_count(count, tally.get("seeds")):
-            return f"{count} of {tally['seeds']} seeds"
+        if isinstance(tally, Mapping) and _counts(result):
+            count, seeds = tally.get(match.group(3)), tally.get("seeds")
+            if isinstance(seeds, int) and _is_count(count, seeds):
+                return f"{count} of {seeds} seeds"
     return _show(evaluate(text, result))
 
 
