@@ -862,7 +862,15 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
                         f"--lab-sim-lane: {lane}",
                         "title": title,
                     },
-                    el("span", {"class": "lab-sim__seeds-count"}, f"\u00d7{len(spot)}")
+                    # Beside its dot, on the side with more room, clear of the lane above.
+                    el(
+                        "span",
+                        {
+                            "class": "lab-sim__seeds-count"
+                            + (" lab-sim__seeds-count--before" if place > 50 else "")
+                        },
+                        f"\u00d7{len(spot)}",
+                    )
                     if len(spot) > 1
                     else "",
                 )

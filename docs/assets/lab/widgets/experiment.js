@@ -61,8 +61,8 @@ function holdInPlace(card) {
   let held = top();
   const observer = new ResizeObserver(() => {
     const moved = top() - held;
-    // Instant: the page's smooth scrolling would show the jump it undoes.
-    if (moved) window.scrollBy({ top: moved, behavior: "instant" });
+    // At once (the site sets no smooth scrolling): a glide would show the jump it undoes.
+    if (moved) window.scrollBy(0, moved);
     held = top();
   });
   // The card's top moves only when something above it changes height.
@@ -89,7 +89,7 @@ function reveal(element) {
   const covered = document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
   if (box.top >= covered && box.bottom <= window.innerHeight) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  element.scrollIntoView({ block: "start", behavior: still ? "instant" : "smooth" });
+  element.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 const State = Object.freeze({ IDLE: "idle", RUNNING: "running", DONE: "done" });
