@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from lab import run_experiment
 from lab.core.export import exports
 from lab.kinds import RUNNERS
-from lab.sim.figures import heatmaps_svg, seeds_svg
+from lab.sim.figures import METHOD_COLORS, heatmaps_svg, seeds_svg
 from lab.sim.render import format_percent
+from tests.conftest import ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
 RESULT = run_experiment({"seeds": 4, "updates": 20})
@@ -57,3 +59,18 @@ def test_a_run_offers_them_as_svg_downloads_as_the_page_shows_them() -> None:
     one = parse(seeds_svg(run_experiment({"updates": 20})))
     assert len(one.findall(f".//{SVG}circle")) == len(RESULT["methods"])
     assert seeds_svg({"seeds": None}) is None and heatmaps_svg({}) is None
+
+
+def test_each_method_has_its_own_colour_and_the_svgs_are_the_pages_light_ones() -> None:
+    """Issue 39: two methods shared a colour. The SVG's colours are the stylesheet's."""
+    css = (ROOT / "docs/assets/lab/widgets/simulation.css").read_text(encoding="utf-8")
+    light = css.split("@media screen", 1)[0]  # the light scheme's, before the dark one's
+    page = {}
+    for method in METHOD_COLORS:
+        found = re.search(rf"--lab-sim-{method.replace('_', '-')}: ([^;]+);", light)
+        assert found, f"simulation.css gives {method} no colour of its own"
+        page[method] = found.group(1)
+    # The two the lesson shares are the lesson's, with the same fallbacks.
+    resolved = {m: re.sub(r"var\([^,]+, (#[0-9a-f]+)\)", r"\1", c) for m, c in page.items()}
+    assert resolved == METHOD_COLORS
+    assert len(set(METHOD_COLORS.values())) == len(METHOD_COLORS)
