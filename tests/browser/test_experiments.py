@@ -329,8 +329,15 @@ def test_without_javascript_question_options_and_explanation_read(no_script_page
 NO_ANCHORING = "* { overflow-anchor: none !important; }"
 
 
+@pytest.mark.parametrize(
+    ("source", "experiment_id", "training"),
+    [
+        ("docs/simulation.md", "climbing-defaults", "Training seed"),
+        ("docs/language-models.md", "lm-safe-reward", "Seed "),
+    ],
+)
 def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_screens(
-    browser: Browser, browser_context_args: dict
+    browser: Browser, browser_context_args: dict, source: str, experiment_id: str, training: str
 ) -> None:
     """Issue 39: the lab's results (thousands of pixels) appear above a running card; the
     card keeps its place and its outcome is in view when the run ends, with no help from
@@ -342,17 +349,22 @@ def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_scre
     page = context.new_page()
     errors = watch(page)
     try:
-        t = EXPERIMENTS["climbing-defaults"]
-        experiment = open_experiment(page, t.id)
+        t = next(e for e in ALL[source] if e.id == experiment_id)
+        page.goto(PAGES[source])
+        lab = page.locator(f'[data-lab="{t.lab}"]')
+        lab.scroll_into_view_if_needed()
+        expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+        experiment = page.locator(f'[data-lab-experiment="{t.id}"]')
+        expect(experiment).to_have_attribute("data-lab-enhanced", "")
+        experiment.scroll_into_view_if_needed()
         page.add_style_tag(content=NO_ANCHORING)
         assert page.evaluate("getComputedStyle(document.body).overflowAnchor") == "none"
         radio(experiment, t, 0).tap()
         status = experiment.locator("[data-lab-experiment-status]")
         run_button(experiment).tap()
         expect(experiment).to_have_attribute("data-lab-experiment-state", "running")
-        # The lab's results, above the card, are shown before its training starts.
-        expect(page.locator(f"{SIMULATION} [data-lab-results]")).to_be_visible(timeout=BOOT)
-        expect(status).to_contain_text("Training seed", timeout=BOOT)
+        # Training, so the lab above the card has started to show its results.
+        expect(status).to_contain_text(training, timeout=BOOT)
         expect(status).to_be_in_viewport()
         expect_outcome(experiment, t.id, 0)
         outcome = experiment.locator("[data-lab-experiment-outcome]")
@@ -363,6 +375,7 @@ def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_scre
         bottom = result.evaluate("(e) => e.getBoundingClientRect().bottom")
         screens = (bottom - top) / PHONE_390["height"]
         assert screens <= 2, f"the result takes {screens:.2f} screens of a 390 px phone"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
     finally:
         context.close()
     assert not errors.unexpected(), "\n".join(errors.unexpected())
