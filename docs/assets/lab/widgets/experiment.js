@@ -61,8 +61,11 @@ function holdInPlace(card) {
   let held = top();
   const observer = new ResizeObserver(() => {
     const moved = top() - held;
-    // At once (the site sets no smooth scrolling): a glide would show the jump it undoes.
-    if (moved) window.scrollBy(0, moved);
+    // Only while the reader has the card in view: one who scrolled up to watch the lab
+    // keeps their own place there. At once (the site sets no smooth scrolling): a
+    // glide would show the jump it undoes.
+    const inView = held < window.innerHeight && held + card.offsetHeight > 0;
+    if (moved && inView) window.scrollBy(0, moved);
     held = top();
   });
   // The card's top moves only when something above it changes height.
