@@ -23,30 +23,38 @@ kept, up to :data:`MAX_OUTPUT` characters, and returned with the run as
 :func:`last_output` has it. Whatever the reader's code changed in the
 interpreter (``lab``'s modules, builtins, the standard library's modules) is
 put back when the run ends (:func:`lab.core.isolation.checkpoint`), so one run
-cannot change what the next one sees.
+cannot change what the next one sees. Running, tracebacks and output are
+:mod:`lab.core.reader_code`'s, which the graded exercises share.
 """
 
 from __future__ import annotations
 
-import builtins
-import difflib
 import hashlib
-import inspect
-import io
-import linecache
 import math
 import reprlib
 import textwrap
-import traceback
-import warnings
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from collections.abc import Callable, Mapping
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from lab.core.errors import LabError
 from lab.core.isolation import checkpoint
+from lab.core.reader_code import (
+    FILENAME,
+    MAX_OUTPUT,
+    MAX_SOURCE,
+    Printed,
+    UserCodeError,
+    Watch,
+    execute,
+)
+from lab.core.reader_code import check_signature as _check_signature
+from lab.core.reader_code import error_from as _error_from
+from lab.core.reader_code import find_function as _find
+from lab.core.reader_code import finite as _finite
+from lab.core.reader_code import innermost_line as _innermost_line
+from lab.core.reader_code import inside as _inside
 from lab.sim.experiment import ProgressFn, run_experiment
 from lab.sim.params import SimParams, validate_params
 from lab.sim.task import (
@@ -63,6 +71,8 @@ from lab.sim.task import (
 
 __all__ = [
     "FILENAME",
+    "MAX_OUTPUT",
+    "MAX_SOURCE",
     "PRIOR_NAME",
     "REWARD_NAME",
     "UserCode",
@@ -74,17 +84,8 @@ __all__ = [
     "run_with_code",
 ]
 
-#: The file name the reader's code is compiled under; tracebacks show it.
-FILENAME = "<your code>"
 REWARD_NAME = "table_reward"
 PRIOR_NAME = "prompted_prior"
-#: Longest source accepted (the original is about 1.5 kB).
-MAX_SOURCE = 100_000
-#: At most this many characters of what the reader's code prints are kept.
-MAX_OUTPUT = 10_000
-
-Watch = Callable[[bool], object]
-
 HEADER = '''\
 """Your verifier and your prompted prior: edit them, then press Run.
 
@@ -131,86 +132,6 @@ def original_source() -> str:
 def code_version(source: str) -> str:
     """A short hash of ``source``: saved edits of an older original are discarded."""
     return hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]
-
-
-class UserCodeError(LabError):
-    """The reader's code failed: ``traceback`` shows the reader's lines, ``line`` the last one."""
-
-    def __init__(self, message: str, traceback_text: str = "", line: int | None = None) -> None:
-        super().__init__(message)
-        self.traceback = traceback_text
-        self.line = line
-
-    def to_json(self) -> dict[str, Any]:
-        reply = super().to_json()
-        if self.traceback:
-            reply["traceback"] = self.traceback
-        if self.line is not None:
-            reply["line"] = self.line
-        return reply
-
-
-# ------------------------------------------------------------- tracebacks
-
-
-def _readers_frames(exc: traceback.TracebackException, seen: set[int]) -> None:
-    """Drop every frame that is not the reader's, here and in chained exceptions."""
-    if id(exc) in seen:
-        return
-    seen.add(id(exc))
-    exc.stack = traceback.StackSummary.from_list(
-        [frame for frame in exc.stack if frame.filename == FILENAME]
-    )
-    for chained in (exc.__cause__, exc.__context__):
-        if chained is not None:
-            _readers_frames(chained, seen)
-
-
-def _innermost_line(err: BaseException) -> int | None:
-    line = None
-    tb = err.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == FILENAME:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
-def _exception_line(err: BaseException) -> str:
-    return "".join(traceback.format_exception_only(type(err), err)).strip()
-
-
-def _error_from(err: BaseException, where: str) -> UserCodeError:
-    """A UserCodeError for an exception raised while Python ran the reader's code."""
-    exc = traceback.TracebackException.from_exception(err)
-    _readers_frames(exc, set())
-    text = "".join(exc.format())
-    line = _innermost_line(err)
-    at = f"Line {line}, {where}" if line is not None else where.capitalize()
-    return UserCodeError(f"{at}: {_exception_line(err)}", text, line)
-
-
-def _syntax_error(err: SyntaxError) -> UserCodeError:
-    text = "".join(traceback.format_exception_only(type(err), err))
-    detail = f"{type(err).__name__}: {err.msg}"
-    if err.lineno is None:
-        return UserCodeError(f"Your code cannot be read as Python: {detail}", text)
-    return UserCodeError(f"Line {err.lineno}: {detail}", text, err.lineno)
-
-
-# --------------------------------------------------------------- loading
-
-
-@contextmanager
-def _inside(watch: Watch | None) -> Iterator[None]:
-    """A stretch in which Python runs the reader's code."""
-    if watch is not None:
-        watch(True)
-    try:
-        yield
-    finally:
-        if watch is not None:
-            watch(False)
 
 
 _short = reprlib.Repr()
@@ -292,79 +213,9 @@ def _as_list(raw: Any) -> list[Any] | None:
         return None
 
 
-def _finite(value: Any) -> float | None:
-    """``value`` as a float if it is a plain, finite int or float; else None."""
-    if type(value) is int:
-        try:
-            value = float(value)
-        except OverflowError:
-            return None
-    elif type(value) is not float:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def _defined_here(value: Any) -> bool:
-    code = getattr(value, "__code__", None)
-    return code is not None and code.co_filename == FILENAME
-
-
-def _find(namespace: Mapping[str, Any], name: str, call: str, why: str) -> Callable[..., Any]:
-    """The reader's function ``name``, or a UserCodeError saying what is wrong with it."""
-    if name not in namespace:
-        ours = [key for key, value in namespace.items() if _defined_here(value)]
-        close = difflib.get_close_matches(name, ours, n=1, cutoff=0.5)
-        hint = f" Did you rename it to {close[0]}?" if close else ""
-        raise UserCodeError(
-            f"Your code has no function named {name}; Run calls {call} {why}.{hint}"
-        )
-    value = namespace[name]
-    if not callable(value):
-        raise UserCodeError(
-            f"{name} must be a function, called as {call}; it is a {type(value).__name__}."
-        )
-    return value
-
-
-def _check_signature(fn: Callable[..., Any], name: str, call: str, count: int) -> None:
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return  # a builtin without a signature: calling it will tell
-    try:
-        signature.bind(*([None] * count))
-    except TypeError:
-        line = fn.__code__.co_firstlineno if _defined_here(fn) else None
-        at = f"Line {line}: " if line is not None else ""
-        arguments = "one argument" if count == 1 else f"{count} arguments"
-        raise UserCodeError(
-            f"{at}{name} must accept {arguments}: Run calls {call}.", line=line
-        ) from None
-
-
 def load_user_code(source: str, watch: Watch | None = None) -> UserCode:
     """Run the reader's ``source`` in a fresh namespace and find its two functions."""
-    if not isinstance(source, str):
-        raise UserCodeError("The code must be text.")
-    if len(source) > MAX_SOURCE:
-        raise UserCodeError(
-            f"Your code is {len(source):,} characters long; the lab accepts up to {MAX_SOURCE:,}."
-        )
-    # The reader's lines, for the tracebacks (an entry without mtime is never rechecked).
-    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
-    namespace: dict[str, Any] = {"__name__": "your_code", "__builtins__": builtins}
-    with _inside(watch):
-        try:
-            with warnings.catch_warnings():
-                # e.g. an invalid escape in a string: Python would print it to the console
-                warnings.simplefilter("ignore")
-                code = compile(source, FILENAME, "exec")
-        except SyntaxError as err:  # IndentationError and TabError too
-            raise _syntax_error(err) from None
-        try:
-            exec(code, namespace)
-        except Exception as err:
-            raise _error_from(err, "while running your code") from None
+    namespace = execute(source, watch)
     reward = _find(
         namespace, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", "on each joint output"
     )
@@ -372,32 +223,6 @@ def load_user_code(source: str, watch: Watch | None = None) -> UserCode:
     _check_signature(reward, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", 2)
     _check_signature(prior, PRIOR_NAME, f"{PRIOR_NAME}(observation)", 1)
     return UserCode(reward, prior, watch)
-
-
-class Printed(io.TextIOBase):
-    """What the reader's code prints: the first ``limit`` characters, and a count of the rest."""
-
-    def __init__(self, limit: int = MAX_OUTPUT) -> None:
-        super().__init__()
-        self.limit = limit
-        self.parts: list[str] = []
-        self.kept = 0
-        self.omitted = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        room = max(0, self.limit - self.kept)
-        self.parts.append(text[:room])
-        self.kept += min(room, len(text))
-        self.omitted += max(0, len(text) - room)
-        return len(text)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"text": "".join(self.parts), "omitted": self.omitted}
 
 
 _last: dict[str, dict[str, Any]] = {"output": Printed().to_json()}
