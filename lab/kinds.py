@@ -24,6 +24,7 @@ from typing import Literal
 
 from lab.core.rpc import Call
 from lab.core.runner import Runner
+from lab.exercise import rpc as exercise_rpc
 from lab.experiment import rpc as experiment_rpc
 from lab.graded import rpc as graded_rpc
 from lab.lm import rpc as lm_rpc
@@ -115,6 +116,7 @@ KINDS: tuple[Kind, ...] = (
         ids=None,
         widget=False,
     ),
+    Kind("exercise", "exercise lab", 5, "lesson_hooks.fences.exercise", calls=exercise_rpc.CALLS),
 )
 
 #: The labs a guided experiment can run, by kind.

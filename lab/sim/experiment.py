@@ -132,6 +132,10 @@ CELLS: tuple[tuple[int, int], ...] = tuple(
 )
 
 ProgressFn = Callable[[int, dict[str, Any]], Any]
+#: The advantage every learned method uses: (a group's returns, the baseline) -> advantages.
+#: :func:`lab.core.advantages.group_advantages` unless a run is given another
+#: (a reader's own, from a graded exercise: :mod:`lab.exercise.train`).
+AdvantageFn = Callable[[Sequence[float], str], Sequence[float]]
 
 
 class StopExperiment(Exception):
@@ -435,6 +439,7 @@ class Training:
     lenient: bool = False
     #: False for prompted play, which samples its curve like the others but never learns.
     credit: bool = True
+    advantages: AdvantageFn = group_advantages
 
 
 def _lenient(returns: Sequence[float], actions: Sequence[Hashable]) -> list[float]:
@@ -487,7 +492,7 @@ def _grow(
         advantages = {
             role: [
                 a / n
-                for a in group_advantages(
+                for a in how.advantages(
                     _lenient(returns, [team.action(role, c) for c in cells]), how.baseline
                 )
             ]
@@ -495,7 +500,7 @@ def _grow(
         }
     else:
         # The same advantage for both agents: the shared reward does not say who earned it.
-        shared = [a / n for a in group_advantages(returns, how.baseline)]
+        shared = [a / n for a in how.advantages(returns, how.baseline)]
         advantages = dict.fromkeys(team.roles, shared)
     team.credit(history, cells, advantages)
     return math.fsum(returns) / n, math.fsum(totals) / n
@@ -614,7 +619,7 @@ class Experiment:
     default to :func:`lab.sim.task.make_reward_fn` of the params' table and
     :func:`lab.sim.task.prompted_prior`. The held-out partners are fixed here,
     before the first update. ``seed`` overrides the params' seed (for runs over
-    several seeds).
+    several seeds). ``advantages`` replaces the built-in advantage (:data:`AdvantageFn`).
     """
 
     def __init__(
@@ -626,6 +631,7 @@ class Experiment:
         training_partners: Sequence[Partner] = DEFAULT_TRAINING_PARTNERS,
         held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
         seed: int | None = None,
+        advantages: AdvantageFn = group_advantages,
     ) -> None:
         self.params = params if isinstance(params, SimParams) else validate_params(params)
         self.seed = self.params.seed if seed is None else seed
@@ -661,6 +667,7 @@ class Experiment:
             p.advantage,
             merge=p.branching == "merge",
             lenient=p.learner == "lenient",
+            advantages=advantages,
         )
         # One agent alone has no partner to forgive, nor a partner's responses to cross.
         self._joint_how = dataclasses.replace(self.how, lenient=False)
@@ -1091,6 +1098,7 @@ def run_experiment(
     training_partners: Sequence[Partner] = DEFAULT_TRAINING_PARTNERS,
     held_out_partners: Sequence[Partner] = DEFAULT_HELD_OUT_PARTNERS,
     progress_every: int | None = None,
+    advantages: AdvantageFn = group_advantages,
 ) -> dict[str, Any]:
     """Run every method and the partner experiment over ``params.seeds`` seeds; return results.
 
@@ -1120,6 +1128,7 @@ def run_experiment(
             training_partners=training_partners,
             held_out_partners=held_out_partners,
             seed=p.seed + index,
+            advantages=advantages,
         )
         requested = False
         while not experiment.done:
