@@ -148,6 +148,11 @@ def leave() -> Rendering | None:
     return done
 
 
+def page_fences() -> list[Fence]:
+    """The lab blocks of the page being rendered (none when no hook said which page)."""
+    return list(_page.fences) if _page is not None else []
+
+
 def _same(text: str) -> str:
     # SuperFences reads tabs expanded and whitespace-only lines emptied.
     return "\n".join(line.rstrip() for line in text.expandtabs(4).split("\n")).strip("\n")

@@ -85,8 +85,11 @@ def graded_fence(
 # graded.js, which reads these attributes) cannot drift apart.
 
 
-def shell(block: Graded, kind: str, spec_url: str, *children: object) -> Markup:
-    """The block's outer element: what graded.js needs to load and version it."""
+def shell(
+    block: Graded, kind: str, spec_url: str, *children: object, **attributes: object
+) -> Markup:
+    """The block's outer element: what graded.js needs to load and version it (and
+    the kind's own ``attributes``, written as ``el`` writes keywords)."""
     return el(
         "div",
         {
@@ -98,6 +101,7 @@ def shell(block: Graded, kind: str, spec_url: str, *children: object) -> Markup:
             "data-lab-version": block.spec["version"],
         },
         *children,
+        **attributes,
     )
 
 

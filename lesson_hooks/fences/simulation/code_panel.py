@@ -31,12 +31,10 @@ def render_code(prefix: str) -> Markup:
 
 def _panel(prefix: str) -> Markup:
     source = original_source()
-    # Pygments escapes the source it highlights.
-    block = trusted(highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True)))
-    return el(
-        "div",
-        {"class": "lab-code", "data-lab-code": True, "data-lab-code-version": code_version(source)},
-        el("h3", {"id": f"{prefix}-code-title"}, "Your code: the verifier and the prior"),
+    return editor_panel(
+        prefix,
+        source,
+        "Your code: the verifier and the prior",
         el(
             "p",
             {"class": "lab-code__intro"},
@@ -48,13 +46,26 @@ def _panel(prefix: str) -> Markup:
             el("code", None, PRIOR_NAME),
             " sets each agent's policy before training.",
         ),
-        el(
-            "p",
-            {"class": "lab-code__intro", "data-lab-code-howto": True, "hidden": True},
-            "Edit it, then press Run to train the agents with your version; Reset brings the "
-            "original back. Your edits are saved in this browser. What your code prints appears "
-            "beside the results.",
-        ),
+        "Edit it, then press Run to train the agents with your version; Reset brings the "
+        "original back. Your edits are saved in this browser. What your code prints appears "
+        "beside the results.",
+    )
+
+
+def editor_panel(prefix: str, source: str, title: str, intro: Markup, howto: str) -> Markup:
+    """A reader's editable code (``code-panel.js``): ``source`` highlighted, a read-only block
+    without JavaScript; ``howto`` (shown once the editor can load) says what the buttons do.
+
+    The simulation lab's verifier and prior use it, and so does each graded exercise.
+    """
+    # Pygments escapes the source it highlights.
+    block = trusted(highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True)))
+    return el(
+        "div",
+        {"class": "lab-code", "data-lab-code": True, "data-lab-code-version": code_version(source)},
+        el("h3", {"id": f"{prefix}-code-title"}, title),
+        intro,
+        el("p", {"class": "lab-code__intro", "data-lab-code-howto": True, "hidden": True}, howto),
         el("div", {"class": "lab-code__editor", "data-lab-code-editor": True}, block),
         el(
             "p",

@@ -1,0 +1,455 @@
+"""Graded coding exercises declared in Markdown as ```` ```lab-exercise ```` blocks.
+
+    ```lab-exercise
+    id: group-advantage
+    prompt: |
+      Write MAGRPO's advantage: each return minus the mean of its group.
+    starter: |
+      def group_advantage(returns):
+          return returns
+    tests:
+      - call: group_advantage([1.0, 2.0, 3.0])
+        expect: [-1.0, 0.0, 1.0]
+        message: Each return minus the group's mean, 2.
+      - call: group_advantage([5.0, 5.0])
+        expect: [0.0, 0.0]
+        message: A group whose returns are all equal gets no advantage.
+        hidden: true
+    hints:
+      - The mean of a list is sum(returns) / len(returns).
+    solution: |
+      def group_advantage(returns):
+          mean = sum(returns) / len(returns)
+          return [r - mean for r in returns]
+    remarks: The same value goes to every agent.
+    uses: simulation
+    ```
+
+The reader writes the function the ``starter`` defines (its first top-level
+``def``, or the one ``function`` names); each test calls it (``call``, a Python
+expression), says what it should return (``expect``, YAML data; numbers match
+within 1e-9) and what a
+reader should learn from it (``message``); a ``hidden: true`` test grades
+without showing its call. ``hints`` are revealed one at a time; the
+``solution`` and its ``remarks`` are offered after a failed Check or on request.
+``uses`` names a simulation lab on the same page whose advantage a passing
+function can replace (:mod:`lab.exercise.train`); the function then takes one
+argument, the group's returns.
+
+A mistake fails the build at its line (``docs/page.md:LINE:``), and so does a
+``solution`` that fails its own tests (graded here by the reader's grader,
+:func:`lab.exercise.grade.check_exercise`) or a ``starter`` that already
+passes them. The build writes each spec to ``assets/lab/exercises/<id>.json``
+(:mod:`lesson_hooks.fences.graded`). Without JavaScript the prompt, the starter
+and the public tests read as text, and the hints and the solution sit in
+collapsed blocks; ``widgets/exercise.js`` makes it an editor with Check.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from lab.core.markup import Markup, el, join
+from lab.exercise.grade import check_exercise, shown
+from lesson_hooks.fences import custom, graded
+from lesson_hooks.fences.base import Fence, Reader, scalar
+from lesson_hooks.fences.experiment import inline
+from lesson_hooks.fences.graded import Graded, graded_fence
+from lesson_hooks.fences.simulation.code_panel import editor_panel
+from lesson_hooks.fences.simulation.fence import read_simulation
+
+SPEC_DIR = "assets/lab/exercises"
+#: The kind of lab ``uses:`` may name, and what the reader's function replaces there.
+USES_KIND = "simulation"
+
+_KEYS = (
+    "id",
+    "prompt",
+    "starter",
+    "function",
+    "tests",
+    "hints",
+    "solution",
+    "remarks",
+    "uses",
+)
+_REQUIRED = ("id", "prompt", "starter", "tests", "solution")
+_TEST_KEYS = ("call", "expect", "message", "hidden")
+
+
+@dataclass(frozen=True)
+class Test:
+    n: int
+    call: str
+    expect: Any
+    message: str
+    hidden: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Exercise(Graded):
+    SPEC_DIR = SPEC_DIR
+
+    prompt: str
+    starter: str
+    function: str
+    parameters: tuple[str, ...]
+    tests: tuple[Test, ...]
+    hints: tuple[str, ...]
+    solution: str
+    remarks: str
+    uses: str | None
+
+    def content(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "function": self.function,
+            "parameters": list(self.parameters),
+            "starter": self.starter,
+            "tests": [
+                {
+                    "n": t.n,
+                    "call": t.call,
+                    "expect": t.expect,
+                    "message": t.message,
+                    "hidden": t.hidden,
+                }
+                for t in self.tests
+            ],
+            "hints": list(self.hints),
+            "solution": self.solution,
+            "remarks": self.remarks,
+            "uses": self.uses,
+        }
+
+    @property
+    def public(self) -> tuple[Test, ...]:
+        return tuple(t for t in self.tests if not t.hidden)
+
+
+def _code(text: str) -> str:
+    return text.strip("\n") + "\n"
+
+
+class _Reader(Reader):
+    def read(self) -> Exercise:
+        entries = self.top(_KEYS, _REQUIRED, "exercise")
+        exercise_id = self.slug(entries["id"], "group-advantage")
+        prompt = self.text(*entries["prompt"], "`prompt`")
+        starter = _code(self.text(*entries["starter"], "`starter`"))
+        defined = self.functions(entries["starter"][1], starter)
+        function, parameters = defined[0]
+        if "function" in entries:
+            function = self.text(*entries["function"], "`function`")
+            named = dict(defined)
+            if function not in named:
+                raise self.fail(
+                    entries["function"][1],
+                    f"`function`: the `starter` defines no {function!r} (it defines "
+                    f"{', '.join(named)}).",
+                )
+            parameters = named[function]
+        solution = _code(self.text(*entries["solution"], "`solution`"))
+        self.parses(entries["solution"][1], solution, "`solution`")
+        tests = self.tests(*entries["tests"], [name for name, _ in defined])
+        hints: tuple[str, ...] = ()
+        if "hints" in entries:
+            key, value = entries["hints"]
+            hints = tuple(
+                self.text(key, node, f"hint {i}")
+                for i, node in enumerate(self.sequence(key, value, "`hints`"), start=1)
+            )
+        remarks = self.text(*entries["remarks"], "`remarks`") if "remarks" in entries else ""
+        uses = None
+        if "uses" in entries:
+            uses = self.slug(entries["uses"], "simulation")
+            if len(parameters) != 1:
+                raise self.fail(
+                    entries["uses"][0],
+                    f"`uses`: the simulation calls the advantage as {function}(returns), so the "
+                    f"starter's {function} must take one argument, not {len(parameters)}.",
+                )
+        exercise = Exercise(
+            exercise_id,
+            self.fence.page.path,
+            self.fence.line,
+            prompt,
+            starter,
+            function,
+            parameters,
+            tests,
+            hints,
+            solution,
+            remarks,
+            uses,
+        )
+        if uses is not None:
+            self.uses(entries["uses"][1], uses)
+        self.graded(exercise, entries)
+        return exercise
+
+    def uses(self, node: yaml.Node, uses: str) -> None:
+        """``uses`` names a simulation lab on this page (when the build says what it holds)."""
+        fences = [f for f in custom.page_fences() if f.page.path == self.fence.page.path]
+        if not fences:
+            return
+        ids = [read_simulation(f).id for f in fences if f.name == f"lab-{USES_KIND}"]
+        if uses not in ids:
+            found = f" (this page has {', '.join(map(repr, ids))})" if ids else ""
+            raise self.fail(
+                node, f"`uses`: no simulation lab with id {uses!r} on this page{found}."
+            )
+
+    def parses(self, node: yaml.Node, source: str, what: str) -> ast.Module:
+        try:
+            return ast.parse(source)
+        except SyntaxError as err:
+            # The block's text starts on the line after `key: |`.
+            line = self.line_of(node) + (err.lineno or 1) - (0 if node.style in ("|", ">") else 1)
+            raise self.fail(line, f"{what} is not valid Python: {err.msg}.") from None
+
+    def functions(self, node: yaml.Node, starter: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The starter's top-level functions, each with its parameters: the first is the one
+        the feedback names (and ``uses`` plugs in); a test may call any of them."""
+        tree = self.parses(node, starter, "`starter`")
+        found = [
+            (s.name, tuple(a.arg for a in [*s.args.posonlyargs, *s.args.args]))
+            for s in tree.body
+            if isinstance(s, ast.FunctionDef)
+        ]
+        if not found:
+            raise self.fail(node, "`starter` must define the function the reader writes (a `def`).")
+        return found
+
+    def tests(self, key: yaml.Node, value: yaml.Node, functions: list[str]) -> tuple[Test, ...]:
+        nodes = self.sequence(key, value, "`tests`")
+        tests = tuple(self.test(n, node, functions) for n, node in enumerate(nodes, start=1))
+        if not any(not t.hidden for t in tests):
+            raise self.fail(key, "`tests` needs at least one public test (without `hidden`).")
+        return tests
+
+    def test(self, n: int, node: yaml.Node, functions: list[str]) -> Test:
+        what = f"test {n}"
+        entries = self.item(node, _TEST_KEYS, ("call", "expect", "message"), what)
+        call = self.text(*entries["call"], f"the `call` of {what}")
+        try:
+            tree = ast.parse(call, mode="eval")
+        except SyntaxError as err:
+            raise self.fail(
+                entries["call"][1], f"the `call` of {what} is not a Python expression: {err.msg}."
+            ) from None
+        if not any(isinstance(n, ast.Name) and n.id in functions for n in ast.walk(tree)):
+            raise self.fail(
+                entries["call"][1],
+                f"the `call` of {what} must call {' or '.join(functions)}, which the "
+                "`starter` defines.",
+            )
+        expect = scalar(entries["expect"][1])
+        try:
+            json.dumps(expect, allow_nan=False)
+        except (TypeError, ValueError):
+            raise self.fail(
+                entries["expect"][1],
+                f"the `expect` of {what} must be plain data (numbers, text, lists, mappings).",
+            ) from None
+        message = self.text(*entries["message"], f"the `message` of {what}")
+        hidden = "hidden" in entries and self.flag(*entries["hidden"], f" in {what}")
+        return Test(n, call, expect, message, hidden, self.line_of(node))
+
+    def graded(self, exercise: Exercise, entries: dict[str, tuple[yaml.Node, yaml.Node]]) -> None:
+        """The solution passes every test and the starter does not: else the build stops."""
+        spec = exercise.content()
+        result = check_exercise(spec, exercise.solution)
+        if "error" in result:
+            raise self.fail(
+                entries["solution"][0],
+                f"the `solution` does not run: {result['error']['message']}",
+            )
+        for test, outcome in zip(exercise.tests, result["tests"], strict=True):
+            if not outcome["passed"]:
+                got = outcome.get("error") or f"it returned {outcome['got']}"
+                raise self.fail(
+                    test.line,
+                    f"the `solution` fails test {test.n}: {test.call} should return "
+                    f"{shown(test.expect)}; {got}.",
+                )
+        if check_exercise(spec, exercise.starter)["passed"]:
+            raise self.fail(
+                entries["starter"][0],
+                "the `starter` already passes every test: the exercise asks nothing.",
+            )
+
+
+def read_exercise(fence: Fence) -> Exercise:
+    """Validate one block's YAML and grade its solution; raise FenceError at the line."""
+    return _Reader(fence).read()
+
+
+def _paragraphs(text: str, cls: str | None = None) -> Markup:
+    return join(
+        (
+            el("p", {"class": cls}, inline(part.strip()))
+            for part in text.split("\n\n")
+            if part.strip()
+        ),
+        "\n",
+    )
+
+
+def _test_item(test: Test) -> Markup:
+    return el(
+        "li",
+        {"data-lab-test": test.n},
+        el("code", None, test.call),
+        " should return ",
+        el("code", None, shown(test.expect)),
+        ". ",
+        el("span", {"class": "lab-exercise__message"}, test.message),
+        el("p", {"class": "lab-exercise__verdict", "data-lab-verdict": True}, hidden=True),
+    )
+
+
+def _button(action: str, text: str, primary: bool = False) -> Markup:
+    classes = "md-button md-button--primary" if primary else "md-button"
+    return el("button", {"type": "button", "class": classes, "data-lab-action": action}, text)
+
+
+def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
+    prefix = f"lab-{exercise.id}"
+    hidden = len(exercise.tests) - len(exercise.public)
+    tests = join((_test_item(t) for t in exercise.public), "\n")
+    hidden_line = (
+        f"{hidden} hidden test{'s' if hidden > 1 else ''} also grade{'s' if hidden == 1 else ''} "
+        "your function when you press Check."
+        if hidden
+        else "Check runs these tests."
+    )
+    signature = f"{exercise.function}({', '.join(exercise.parameters)})"
+    hints = join(
+        (el("li", {"data-lab-hint": i}, inline(h)) for i, h in enumerate(exercise.hints)), "\n"
+    )
+    train = (
+        el(
+            "div",
+            {"class": "lab-exercise__train", "data-lab-train": True, "hidden": True},
+            "\n",
+            el(
+                "p",
+                None,
+                "Once your function passes, train the simulation lab above with it: the same "
+                "settings and seed, once with the built-in advantage and once with yours.",
+            ),
+            "\n",
+            el(
+                "button",
+                {
+                    "type": "button",
+                    "class": "md-button md-button--primary",
+                    "data-lab-action": "train",
+                    "disabled": True,
+                },
+                "Train with my advantage",
+            ),
+            "\n",
+            el("p", {"class": "lab-exercise__train-progress", "data-lab-train-progress": True}),
+            "\n",
+            el("div", {"class": "lab-exercise__train-result", "data-lab-train-result": True}),
+            "\n",
+        )
+        if exercise.uses
+        else ""
+    )
+    return graded.shell(
+        exercise,
+        "exercise",
+        spec_url,
+        "\n",
+        el("div", {"class": "lab-exercise__prompt"}, _paragraphs(exercise.prompt)),
+        "\n",
+        editor_panel(
+            prefix,
+            exercise.starter,
+            f"Your code: {signature}",
+            el("p", {"class": "lab-code__intro"}, "The starter code, to complete."),
+            "Edit it, then press Run the tests or Check; Reset brings the starter back. "
+            "Your code is saved in this browser.",
+        ),
+        "\n",
+        el("h3", {"class": "lab-exercise__heading"}, "Tests"),
+        "\n",
+        el("ol", {"class": "lab-exercise__tests", "data-lab-tests": True}, "\n", tests, "\n"),
+        "\n",
+        el("p", {"class": "lab-exercise__hidden-tests"}, hidden_line),
+        "\n",
+        el(
+            "div",
+            {"class": "lab-exercise__controls", "data-lab-controls": True, "hidden": True},
+            _button("run-tests", "Run the tests"),
+            _button("check", "Check", primary=True),
+            el(
+                "button",
+                {
+                    "type": "button",
+                    "class": "md-button",
+                    "data-lab-action": "stop",
+                    "disabled": True,
+                },
+                "Stop",
+            ),
+            _button("hint", "Show a hint") if exercise.hints else "",
+            _button("solution", "Show the solution"),
+        ),
+        "\n",
+        el(
+            "div",
+            {"class": "lab-exercise__confirm", "data-lab-confirm": True, "hidden": True},
+            el("p", None, "See the solution before you have tried it? Trying first teaches more."),
+            _button("solution-yes", "Show it"),
+            _button("solution-no", "Not yet"),
+        ),
+        "\n",
+        el("p", {"class": "lab-exercise__summary", "data-lab-summary": True}),
+        "\n",
+        el("div", {"class": "lab-exercise__error", "data-lab-error": True, "hidden": True}),
+        "\n",
+        el(
+            "div",
+            {"class": "lab-exercise__output", "data-lab-output": True, "hidden": True},
+            el("h4", None, "What your code printed"),
+            el("pre", None, el("code", None)),
+        ),
+        "\n",
+        el(
+            "details",
+            {"class": "lab-exercise__hints", "data-lab-hints": True},
+            el("summary", None, f"Hints ({len(exercise.hints)})"),
+            el("ol", None, "\n", hints, "\n"),
+        )
+        if exercise.hints
+        else "",
+        "\n",
+        el(
+            "details",
+            {"class": "lab-exercise__solution", "data-lab-solution": True},
+            el("summary", None, "Solution"),
+            el("pre", None, el("code", {"class": "language-python"}, exercise.solution)),
+            _paragraphs(exercise.remarks, "lab-exercise__remarks") if exercise.remarks else "",
+        ),
+        "\n",
+        train,
+        "\n",
+        graded.status(),
+        "\n",
+        data_lab_uses=exercise.uses,
+    )
+
+
+FENCE = graded_fence("exercise", read_exercise, render_exercise)
+formatter = FENCE.format
+parse_page = FENCE.read_page
