@@ -40,7 +40,9 @@ function listNumbers(numbers) {
  * markup, calls restore() and mount(), and provides:
  * - answers(): what Check sends to Python, as `{[field]: answers}`;
  * - kept(): what to save, or null when there is nothing to keep;
- * - restore(saved) (from load()), clear(), show(result).
+ * - restore(saved) (from load()), clear(), show(result);
+ * and may override progressed(partial) (the call's progress), failed(err) and
+ * ended() (after every check, whatever its outcome).
  */
 export class GradedLab {
   root;
@@ -59,9 +61,10 @@ export class GradedLab {
   /**
    * `storage` keys the saved answers ("lab-<storage>:<page>:<id>"), `what` names the
    * spec in a failed download's message, `call` is Python's grader, given
-   * `{spec, [field]: answers()}`; `field` names the answers in the call and the save.
+   * `{spec, [field]: answers()}`; `field` names the answers in the call and, unless
+   * `keep` names it otherwise, in the save.
    */
-  constructor(root, { storage, what, call, field }) {
+  constructor(root, { storage, what, call, field, keep = field }) {
     this.root = root;
     this.signal = this.#abort.signal;
     this.#options = { call, field };
@@ -70,7 +73,7 @@ export class GradedLab {
     this.#saved = new Saved(
       `lab-${storage}:${location.pathname}:${root.dataset.labId}`,
       root.dataset.labVersion,
-      field,
+      keep,
     );
     this.#summary = root.querySelector("[data-lab-summary]");
     this.#announcer = root.querySelector("[data-lab-announcer]");
@@ -101,6 +104,11 @@ export class GradedLab {
     this.#unsubscribe();
   }
 
+  /** The spec JSON (fetched once). */
+  spec() {
+    return this.#loadSpec();
+  }
+
   /** The saved answers of this version of the lab, or null. */
   load() {
     return this.#saved.load();
@@ -113,7 +121,8 @@ export class GradedLab {
     this.#saved.save(this.kept());
   }
 
-  async check() {
+  /** Grade the answers; `extra` goes to Python with them. */
+  async check(extra = {}) {
     if (this.#checking) return;
     this.#checking = true;
     const revision = this.#revision;
@@ -122,17 +131,37 @@ export class GradedLab {
     this.#summary.textContent = "Checking…";
     try {
       const spec = await this.#loadSpec();
-      const result = await getRuntime().call(call, { spec, [field]: answers });
+      const result = await getRuntime().call(
+        call,
+        { spec, [field]: answers, ...extra },
+        { onProgress: (partial) => this.progressed(partial) },
+      );
       if (revision === this.#revision && !this.signal.aborted) this.show(result);
     } catch (err) {
-      if (revision === this.#revision) {
-        const message = `Could not check your answers: ${err.message}`;
-        this.#summary.textContent = message;
-        this.announce(message);
-      }
+      if (revision === this.#revision) this.failed(err);
     } finally {
       this.#checking = false;
+      this.ended();
     }
+  }
+
+  get checking() {
+    return this.#checking;
+  }
+
+  progressed() {}
+
+  ended() {}
+
+  /** The check could not be made: say why. */
+  failed(err) {
+    this.say(`Could not check your answers: ${err.message}`);
+  }
+
+  /** `message` in the summary line, and announced. */
+  say(message) {
+    this.#summary.textContent = message;
+    this.announce(message);
   }
 
   /** Python's summary, shown and announced with the numbers of the `noun`s it found incorrect. */

@@ -28,10 +28,19 @@ export class CodePanel {
   #disposed = false;
   #stopWaiting;
   #section; // the collapsed <details> around the panel, if any
+  #words;
 
-  /** `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page. */
-  constructor(root, labId) {
+  /**
+   * `root` is the lab's [data-lab-code]; `labId` keys the saved edits with the page;
+   * `words` says what the state line says of edited and original code.
+   */
+  constructor(root, labId, words = {}) {
     this.#root = root;
+    this.#words = {
+      edited: "Edited: Run uses your version. Saved in this browser.",
+      original: "The original code.",
+      ...words,
+    };
     this.#editorBox = root.querySelector("[data-lab-code-editor]");
     this.#original = this.#editorBox.querySelector("pre code").textContent;
     // Edits of an older original would run against code that has changed since:
@@ -165,9 +174,7 @@ export class CodePanel {
   #showState() {
     const edited = this.edited;
     this.#reset.disabled = !edited;
-    this.#state.textContent = edited
-      ? "Edited: Run uses your version. Saved in this browser."
-      : "The original code.";
+    this.#state.textContent = edited ? this.#words.edited : this.#words.original;
     this.#root.dataset.labCodeEdited = String(edited);
   }
 }
