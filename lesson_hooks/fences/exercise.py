@@ -117,6 +117,7 @@ class Exercise(Graded):
                     "n": t.n,
                     "call": t.call,
                     "expect": t.expect,
+                    "shown": shown(t.expect),
                     "message": t.message,
                     "hidden": t.hidden,
                 }

@@ -40,12 +40,19 @@ function text(tag, content, className) {
   return element;
 }
 
-/** One test's outcome in a learner's words. */
+/** One test's outcome in a learner's words: its verdict, then why (for a public test). */
 function feedback(test) {
-  if (test.passed) return "Passed.";
-  if (test.hidden) return "Not yet.";
-  if (test.error) return `Not yet: ${test.error}`;
-  return `Not yet: it should return ${test.expected}, and it returned ${test.got}.`;
+  if (test.passed) return ["Passed.", ""];
+  if (test.hidden) return ["Not yet.", ""];
+  if (test.error) return ["Not yet.", test.error];
+  return ["Not yet.", `It should return ${test.expected}, and it returned ${test.got}.`];
+}
+
+/** A failed test as the announcer says it: which, the call, why, and the author's message. */
+function failureText(test) {
+  const [said, why] = feedback(test);
+  const which = test.hidden ? `Hidden test ${test.n}:` : `Test ${test.n}, ${test.call}:`;
+  return [which, said, why, test.message].filter(Boolean).join(" ");
 }
 
 export default class ExerciseLab extends GradedLab {
@@ -219,7 +226,7 @@ export default class ExerciseLab extends GradedLab {
     for (const test of result.tests) {
       if (!test.passed && !firstFailure) firstFailure = test;
       if (test.hidden) {
-        const line = text("li", `Hidden test ${test.n}: ${feedback(test)} ${test.message}`);
+        const line = text("li", `Hidden test ${test.n}: ${feedback(test)[0]} ${test.message}`);
         line.dataset.labResult = test.passed ? "correct" : "incorrect";
         this.#hidden.append(line);
         this.#hidden.hidden = false;
@@ -234,13 +241,7 @@ export default class ExerciseLab extends GradedLab {
     this.#setRun(result.passed ? "passed" : "failed");
     this.#save();
     this.#showPassed();
-    const which = firstFailure?.hidden
-      ? `Hidden test ${firstFailure.n}`
-      : `Test ${firstFailure?.n}`;
-    const first = firstFailure
-      ? ` ${which}: ${firstFailure.hidden ? "" : `${firstFailure.call}: `}${feedback(firstFailure)} ${firstFailure.message}`
-      : "";
-    this.say(`${result.summary}${first}`);
+    this.say(`${result.summary}${firstFailure ? ` ${failureText(firstFailure)}` : ""}`);
     if (!publicOnly && !result.passed) this.#offerSolution();
   }
 
@@ -254,8 +255,8 @@ export default class ExerciseLab extends GradedLab {
       return;
     }
     item.dataset.labResult = test.passed ? "correct" : "incorrect";
-    const strong = text("strong", test.passed ? "Passed." : "Not yet.");
-    line.replaceChildren(strong, ` ${feedback(test).replace(/^(Passed|Not yet)[.:]\s*/, "")}`);
+    const [said, why] = feedback(test);
+    line.replaceChildren(text("strong", said), why ? ` ${why}` : "");
     line.hidden = false;
   }
 

@@ -1,0 +1,174 @@
+"""Graded coding exercises: a reader writes a wrong answer, reads the feedback, takes a
+hint, fixes the code, passes, and trains the simulation with it; by mouse, keyboard
+and touch; without JavaScript the exercise reads as text."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from lesson_hooks.fences.exercise import parse_page
+from tests.browser.support import PHONE_390
+from tests.conftest import ROOT
+
+BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
+TRAIN = 90_000  # ms: two runs of the simulation at its defaults, with the machine busy
+EXERCISES = {
+    block.id: block
+    for block in parse_page((ROOT / "docs" / "simulation.md").read_text("utf-8"), "simulation")
+}
+ADVANTAGE = EXERCISES["group-advantage"]
+WRONG = (
+    "def group_advantage(returns):\n"
+    "    best = max(returns)\n"
+    "    return [r - best for r in returns]\n"
+)
+LOOP = "def group_advantage(returns):\n    while True:\n        pass\n"
+STORAGE_KEY = "lab-exercise:/simulation/:group-advantage"
+
+# The DOM holds only the lines in view: ask CodeMirror for the whole document.
+EDITOR_TEXT = """async (content) => {
+  const url = new URL("../vendor/codemirror/editor.js", document.querySelector(
+    'script[src*="assets/lab/labs.js"]').src);
+  return (await import(url.href)).editorText(content);
+}"""
+
+
+def open_exercise(page: Page, exercise_id: str = "group-advantage") -> Locator:
+    page.goto("simulation/")
+    lab = page.locator(f"#lab-{exercise_id}")
+    lab.scroll_into_view_if_needed()
+    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return lab
+
+
+def editor(lab: Locator) -> Locator:
+    return lab.get_by_role("textbox", name="Your code: group_advantage(returns) (Python editor)")
+
+
+def write(lab: Locator, source: str) -> None:
+    editor(lab).fill(source)
+    assert editor(lab).evaluate(EDITOR_TEXT) == source
+
+
+def button(lab: Locator, name: str) -> Locator:
+    return lab.get_by_role("button", name=name, exact=True)
+
+
+def verdict(lab: Locator, n: int) -> Locator:
+    return lab.locator(f'[data-lab-test="{n}"] [data-lab-verdict]')
+
+
+def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
+    lab = open_exercise(page)
+    expect(lab.locator("details[data-lab-solution]")).to_be_hidden()
+    expect(button(lab, "Train with my advantage")).to_be_disabled()
+
+    # A wrong answer: each public test says what it expected and what came back.
+    write(lab, WRONG)
+    button(lab, "Run the tests").click()
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    expect(verdict(lab, 1)).to_have_text(
+        "Not yet. It should return [-1.0, 0.0, 1.0], and it returned [-2.0, -1.0, 0.0]."
+    )
+    announcer = lab.locator("[data-lab-announcer]")
+    expect(announcer).to_contain_text("0 of 2 public tests pass.")
+    expect(announcer).to_contain_text("group_advantage([1.0, 2.0, 3.0])")
+
+    # A hint, one at a time.
+    button(lab, "Show a hint (1 of 2)").click()
+    hints = lab.locator("[data-lab-hint]")
+    expect(hints.nth(0)).to_be_visible()
+    expect(hints.nth(1)).to_be_hidden()
+    expect(announcer).to_contain_text("Hint 1:")
+
+    # A failed Check offers the solution without asking; hidden tests are named by number.
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    expect(lab.locator(".lab-exercise__hidden-results li")).to_have_count(
+        len(ADVANTAGE.tests) - len(ADVANTAGE.public)
+    )
+    saved = json.loads(page.evaluate(f"localStorage.getItem({STORAGE_KEY!r})"))
+    assert saved["progress"]["attempts"] == 1 and saved["progress"]["hints"] == 1
+
+    # The fix passes every test, and trains the simulation as the built-in does.
+    write(lab, ADVANTAGE.solution)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    expect(lab.locator("[data-lab-summary]")).to_contain_text(
+        f"All {len(ADVANTAGE.tests)} tests pass."
+    )
+    train = button(lab, "Train with my advantage")
+    expect(train).to_be_enabled()
+    train.click()
+    expect(lab).to_have_attribute("data-lab-run", "trained", timeout=TRAIN)
+    expect(lab).to_have_attribute("data-lab-train", "match")
+    expect(lab.locator("[data-lab-train-result]")).to_contain_text("The two runs match")
+
+    # A reload keeps the progress: passed, so training is still a press away.
+    page.reload()
+    lab = open_exercise(page)
+    expect(button(lab, "Train with my advantage")).to_be_enabled()
+    expect(button(lab, "Show a hint (2 of 2)")).to_be_visible()
+
+
+def test_the_solution_asks_first_and_a_runaway_loop_is_stopped(page: Page) -> None:
+    lab = open_exercise(page)
+    button(lab, "Show the solution").click()
+    expect(button(lab, "Not yet")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(lab.locator("details[data-lab-solution]")).to_be_hidden()
+    button(lab, "Show the solution").click()
+    button(lab, "Show it").click()
+    expect(lab.locator("details[data-lab-solution]")).to_have_attribute("open", "")
+    expect(lab.locator("details[data-lab-solution]")).to_contain_text("baseline is this function")
+
+    write(lab, LOOP)
+    button(lab, "Run the tests").click()
+    expect(lab).to_have_attribute("data-lab-run", "stopped", timeout=BOOT)
+    expect(lab.locator("[data-lab-summary]")).to_contain_text("your code ran too long")
+    # Python is back: the next check runs.
+    write(lab, ADVANTAGE.solution)
+    button(lab, "Run the tests").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed", timeout=BOOT)
+
+
+def test_by_keyboard(page: Page) -> None:
+    lab = open_exercise(page, "shared-reward")
+    run = button(lab, "Run the tests")
+    run.focus()
+    page.keyboard.press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    page.keyboard.press("Tab")
+    expect(button(lab, "Check")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    expect(lab.locator("[data-lab-announcer]")).to_contain_text("Test 1, shared_rewards(")
+
+
+def test_on_a_phone_by_touch(browser: Browser, browser_context_args: dict) -> None:
+    context = browser.new_context(**browser_context_args, viewport=PHONE_390, has_touch=True)
+    page = context.new_page()
+    try:
+        lab = open_exercise(page, "softmax-step")
+        button(lab, "Show a hint (1 of 2)").tap()
+        expect(lab.locator("[data-lab-hint]").nth(0)).to_be_visible()
+        button(lab, "Check").tap()
+        expect(lab).to_have_attribute("data-lab-run", "failed")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE_390["width"]
+    finally:
+        context.close()
+
+
+def test_without_javascript_it_reads_as_text(no_script_page: Page) -> None:
+    no_script_page.goto("simulation/")
+    lab = no_script_page.locator("#lab-group-advantage")
+    expect(lab.locator(".lab-exercise__prompt")).to_contain_text("Eq. 1")
+    expect(lab.locator("[data-lab-code-editor]")).to_contain_text("def group_advantage")
+    expect(lab.locator("[data-lab-test]")).to_have_count(len(ADVANTAGE.public))
+    for details in lab.locator("details").all():
+        expect(details).not_to_have_attribute("open", "")
+    expect(lab.locator("[data-lab-controls]")).to_be_hidden()
