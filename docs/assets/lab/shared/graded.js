@@ -118,6 +118,11 @@ export class GradedLab {
   changed() {
     this.#revision += 1;
     this.#summary.textContent = "";
+    this.save();
+  }
+
+  /** Keep what kept() says, the verdict shown staying as it is. */
+  save() {
     this.#saved.save(this.kept());
   }
 

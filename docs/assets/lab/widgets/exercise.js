@@ -131,10 +131,6 @@ export default class ExerciseLab extends GradedLab {
     return { ...this.#progress };
   }
 
-  #save() {
-    this.changed();
-  }
-
   #act(event) {
     const action = event.target.closest("[data-lab-action]")?.dataset.labAction;
     if (action === "run-tests") this.#check(true);
@@ -204,7 +200,7 @@ export default class ExerciseLab extends GradedLab {
       const restarted = err.restarted ? " Python was restarted." : "";
       this.say(`${this.#stopCause ?? err.message}${restarted}`);
     } else super.failed(err);
-    this.#save();
+    this.save();
   }
 
   show(result) {
@@ -217,7 +213,7 @@ export default class ExerciseLab extends GradedLab {
       this.#code.showError(result.error);
       this.#setRun("error");
       if (!publicOnly) this.#progress.failed = true;
-      this.#save();
+      this.save();
       this.say(result.summary);
       this.#offerSolution();
       return;
@@ -239,7 +235,7 @@ export default class ExerciseLab extends GradedLab {
       else this.#progress.failed = true;
     }
     this.#setRun(result.passed ? "passed" : "failed");
-    this.#save();
+    this.save();
     this.#showPassed();
     this.say(`${result.summary}${firstFailure ? ` ${failureText(firstFailure)}` : ""}`);
     if (!publicOnly && !result.passed) this.#offerSolution();
@@ -288,7 +284,7 @@ export default class ExerciseLab extends GradedLab {
   #nextHint() {
     if (this.#progress.hints >= this.#hints.length) return;
     this.#progress.hints += 1;
-    this.#save();
+    this.save();
     this.#showHints();
     const hint = this.#hints[this.#progress.hints - 1];
     this.announce(`Hint ${this.#progress.hints}: ${hint.textContent}`);
@@ -327,7 +323,7 @@ export default class ExerciseLab extends GradedLab {
   #revealSolution() {
     this.#confirm.hidden = true;
     this.#progress.solution = true;
-    this.#save();
+    this.save();
     this.#showSolution(true);
     this.announce("The solution is shown below the tests.");
     const summary = this.#solution.querySelector("summary");
