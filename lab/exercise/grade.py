@@ -147,13 +147,14 @@ def check_exercise(
     name = spec["function"]
     call = f"{name}({', '.join(spec['parameters'])})"
     tests = [t for t in spec["tests"] if not (public_only and t.get("hidden"))]
+    count = len(spec["parameters"])
     printed = Printed()
     restore = checkpoint()
     try:
         with redirect_stdout(printed), redirect_stderr(printed):
             namespace = execute(source, watch)
             fn = find_function(namespace, name, call, "in every test", by="Check")
-            check_signature(fn, name, call, len(spec["parameters"]), by="Check")
+            check_signature(fn, name, call, count, by="Check")
             results = [_run_test(namespace, test, watch) for test in tests]
     except UserCodeError as err:
         return {

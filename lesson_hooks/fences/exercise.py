@@ -265,7 +265,9 @@ class _Reader(Reader):
 
     def graded(self, exercise: Exercise, entries: dict[str, tuple[yaml.Node, yaml.Node]]) -> None:
         """The solution passes every test and the starter does not: else the build stops."""
-        spec = exercise.content()
+        content = exercise.content()
+        # Every test shown, hidden ones too: the author reads what the solution returned.
+        spec = {**content, "tests": [{**t, "hidden": False} for t in content["tests"]]}
         result = check_exercise(spec, exercise.solution)
         if "error" in result:
             raise self.fail(

@@ -1,23 +1,178 @@
-"""lesson_hooks.fences.exercise: the block read, located errors, and its markup."""
+"""lesson_hooks.fences.exercise: the block read, every mistake at its line, its markup."""
 
 from __future__ import annotations
 
-from lesson_hooks.fences.exercise import parse_page
+import pytest
+
+from lesson_hooks.fences import custom
+from lesson_hooks.fences.base import Fence, Page
+from lesson_hooks.fences.exercise import FENCE, parse_page
+from lesson_hooks.fences.scan import find_lab_fences
 from tests.support.located import raises_located
 
 PATH = "docs/page.md"
 
+BLOCK = """\
+id: mean-advantage
+prompt: |
+  Write the *group-relative* advantage: `returns` minus their mean.
 
-def page(flips: str = "20") -> str:
-    return f"# Page\n\n```lab-exercise\nid: first-flips\nflips: {flips}\n```\n"
+  A second paragraph.
+starter: |
+  def advantage(returns):
+      return returns
+tests:
+  - call: advantage([1.0, 2.0, 3.0])
+    expect: [-1.0, 0.0, 1.0]
+    message: The mean is 2.
+  - call: advantage([4.0, 4.0])
+    expect: [0.0, 0.0]
+    message: Equal returns, no advantage.
+    hidden: true
+hints:
+  - Use `sum`.
+  - Then `len`.
+solution: |
+  def advantage(returns):
+      m = sum(returns) / len(returns)
+      return [r - m for r in returns]
+remarks: The same value for every agent.
+"""
 
 
-def test_a_block_is_read() -> None:
-    (block,) = parse_page(page(), PATH)
-    assert (block.id, block.flips, block.line) == ("first-flips", 20, 3)
+def page(body: str = BLOCK) -> str:
+    # The block's first YAML line is the page's line 4.
+    return f"# Page\n\n```lab-exercise\n{body}```\n"
 
 
-def test_a_bad_number_of_flips_fails_at_its_line() -> None:
-    raises_located(
-        lambda: parse_page(page("many"), PATH), PATH, 5, "`flips` must be a whole number"
+def read(body: str = BLOCK):
+    (block,) = parse_page(page(body), PATH)
+    return block
+
+
+def line_of(text: str, body: str = BLOCK) -> int:
+    """The page's line holding ``text`` (the block's YAML starts at line 4)."""
+    (n,) = [i for i, line in enumerate(body.splitlines()) if text in line]
+    return n + 4
+
+
+def test_a_block_is_read_with_its_function_and_tests() -> None:
+    block = read()
+    assert (block.id, block.function, block.parameters, block.line) == (
+        "mean-advantage",
+        "advantage",
+        ("returns",),
+        3,
     )
+    assert [t.hidden for t in block.tests] == [False, True]
+    assert block.hints == ("Use `sum`.", "Then `len`.")
+    assert block.spec["tests"][0]["shown"] == "[-1.0, 0.0, 1.0]"
+
+
+STARTER = "  def advantage(returns):\n      return returns\n"
+SECOND = "  - call: advantage([4.0, 4.0])"
+MISTAKES = [
+    ("id: mean-advantage", "id: Mean Advantage", "id:", "`id` 'Mean Advantage' must be"),
+    ("remarks:", "remark:", "remark:", "unknown key 'remark'"),
+    ("return returns\n", "return returns)\n", "return returns)", "`starter` is not valid Python"),
+    (SECOND, SECOND[:-1], "advantage([4.0, 4.0]", "the `call` of test 2 is not a Python"),
+    (SECOND, "  - call: max([4.0, 4.0])", "max([4.0", "the `call` of test 2 must call advantage"),
+    ("    message: The mean is 2.\n", "", "call: advantage([1.0", "test 1 has no `message`"),
+    ("    hidden: true", "    hidden: yes", "hidden: yes", "`hidden` in test 2 must be true"),
+    (STARTER, "  x = 1\n", "starter:", "`starter` must define"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "at", "problem"), MISTAKES)
+def test_a_mistake_fails_at_its_line(old: str, new: str, at: str, problem: str) -> None:
+    assert BLOCK.count(old) == 1
+    body = BLOCK.replace(old, new)
+    raises_located(lambda: read(body), PATH, line_of(at, body), problem)
+
+
+def test_a_solution_that_fails_a_test_stops_the_build_at_that_test() -> None:
+    body = BLOCK.replace("      m = sum(returns) / len(returns)", "      m = 2.0")
+    raises_located(
+        lambda: read(body),
+        PATH,
+        line_of("call: advantage([4.0, 4.0])", body),
+        "the `solution` fails test 2: advantage([4.0, 4.0]) should return [0.0, 0.0]; "
+        "it returned [2.0, 2.0].",
+    )
+
+
+def test_a_solution_that_does_not_run_stops_the_build_at_the_solution() -> None:
+    body = BLOCK.replace("solution: |\n  def advantage(", "solution: |\n  def advantages(")
+    raises_located(
+        lambda: read(body),
+        PATH,
+        line_of("solution:", body),
+        "the `solution` does not run: Your code has no function named advantage",
+    )
+
+
+def test_a_starter_that_already_passes_is_refused() -> None:
+    mean = "      return [r - sum(returns) / len(returns) for r in returns]\n"
+    body = BLOCK.replace("      return returns\n", mean)
+    raises_located(lambda: read(body), PATH, line_of("starter:", body), "the `starter` already")
+
+
+def test_only_hidden_tests_are_refused() -> None:
+    first = "    message: The mean is 2.\n"
+    body = BLOCK.replace(first, f"{first}    hidden: true\n")
+    raises_located(
+        lambda: read(body), PATH, line_of("tests:", body), "`tests` needs at least one public"
+    )
+
+
+def test_uses_names_a_simulation_lab_on_the_page() -> None:
+    body = BLOCK + "uses: simulation\n"
+    markdown = page(body)
+    # Without the build's page in hand, the block is read as written.
+    assert read(body).uses == "simulation"
+    # On a page without that lab, the build stops at `uses`.
+    custom.enter(Page(PATH), find_lab_fences(markdown, PATH))
+    try:
+        raises_located(
+            lambda: read(body),
+            PATH,
+            line_of("uses:", body),
+            "`uses`: no simulation lab with id 'simulation'",
+        )
+        with_lab = f"```lab-simulation\n```\n\n{markdown}"
+        custom.enter(Page(PATH), find_lab_fences(with_lab, PATH))
+        (block,) = parse_page(with_lab, PATH)
+        assert block.uses == "simulation"
+    finally:
+        custom.leave()
+
+
+def test_uses_needs_a_function_of_the_returns_alone() -> None:
+    body = (
+        BLOCK.replace("advantage(returns)", "advantage(returns, other)").replace(
+            "advantage([", "advantage(0, ["
+        )
+        + "uses: simulation\n"
+    )
+    raises_located(lambda: read(body), PATH, line_of("uses:", body), "`uses`: the simulation calls")
+
+
+def test_the_markup_reads_without_javascript() -> None:
+    html = str(FENCE.render(read(), Fence("lab-exercise", "")))
+    assert (
+        'data-lab="exercise"' in html
+        and 'data-lab-spec="assets/lab/exercises/mean-advantage.json"' in html
+    )
+    assert "<em>group-relative</em>" in html and "<code>returns</code>" in html
+    # The public test reads as text; the hidden one is only counted.
+    assert (
+        "<code>advantage([1.0, 2.0, 3.0])</code> should return <code>[-1.0, 0.0, 1.0]</code>"
+        in html
+    )
+    assert "advantage([4.0, 4.0])" not in html
+    assert "1 hidden test also grades your function" in html
+    # Hints and solution are collapsed blocks; the buttons wait for the script.
+    assert '<details class="lab-exercise__hints" data-lab-hints>' in html
+    assert '<details class="lab-exercise__solution" data-lab-solution>' in html
+    assert "data-lab-controls hidden" in html
+    assert "data-lab-train" not in html
