@@ -116,7 +116,15 @@ KINDS: tuple[Kind, ...] = (
         ids=None,
         widget=False,
     ),
-    Kind("exercise", "exercise lab", 5, "lesson_hooks.fences.exercise", calls=exercise_rpc.CALLS),
+    Kind(
+        "exercise",
+        "coding exercise",
+        8,
+        "lesson_hooks.fences.exercise",
+        ids="site",
+        noun="exercise",
+        calls=exercise_rpc.CALLS,
+    ),
 )
 
 #: The labs a guided experiment can run, by kind.

@@ -42,7 +42,15 @@ LAB_MINUTES = {kind.name: kind.minutes for kind in KINDS}
 LAB_NAMES = {kind.name: kind.title for kind in KINDS}
 # Pages a reader consults rather than reads through: listed, not in the total.
 REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
-MARKERS = ("pages", "total-time", "lesson-time", "read-time", "experiments", "answers")
+MARKERS = (
+    "pages",
+    "total-time",
+    "lesson-time",
+    "read-time",
+    "experiments",
+    "exercises",
+    "answers",
+)
 _MARKER = re.compile(r"^<!-- generated: (?P<name>[\w-]+) -->[ \t]*$", re.MULTILINE)
 
 _FENCED = re.compile(r"^([ \t>]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -237,6 +245,46 @@ def _experiments(page: Page) -> Markup:
     return el("ol", {"class": "lesson-teachers__experiments"}, *items)
 
 
+def _exercises_of_site() -> list[tuple[PageInfo, Any]]:
+    return [(info, block) for info in _site for kind, block in info.labs if kind == "exercise"]
+
+
+def _signature(exercise: Any) -> str:
+    return f"{exercise.function}({', '.join(exercise.parameters)})"
+
+
+def _exercises(page: Page) -> Markup:
+    """Each coding exercise, linked, with its page, its tests and its time."""
+    minutes = LAB_MINUTES["exercise"]
+    items = [
+        el(
+            "li",
+            None,
+            # The code outside the link: a code mark inside one falls below 4.5:1 in the dark.
+            el("code", None, _signature(block)),
+            " on ",
+            el("a", {"href": _href(page, info, f"lab-{block.id}")}, info.title),
+            f": {len(block.tests)} tests, {len(block.hints)} hints; about {minutes} min.",
+            " The function trains the simulation lab once it passes." if block.uses else "",
+        )
+        for info, block in _exercises_of_site()
+    ]
+    return el("ol", {"class": "lesson-teachers__exercises"}, *items)
+
+
+def _exercise_answers(page: Page) -> list[Markup]:
+    """Each exercise's solution and its author's remarks, as the block gives them."""
+    out: list[Markup] = []
+    for info, block in _exercises_of_site():
+        out.append(el("h4", None, el("code", None, _signature(block)), f" ({info.title})"))
+        out.append(el("pre", None, el("code", {"class": "language-python"}, block.solution)))
+        if block.remarks:
+            out.append(el("p", None, inline(block.remarks)))
+    if out:
+        out.insert(0, el("h3", None, "The coding exercises"))
+    return out
+
+
 def _answers(page: Page) -> Markup:
     out: list[Markup] = []
     for info in _site:
@@ -275,6 +323,7 @@ def _answers(page: Page) -> Markup:
                         )
                     )
                 out.append(el("ol", None, *items))
+    out.extend(_exercise_answers(page))
     tasks = _tasks()
     if tasks:
         out.append(el("h3", None, "The guided experiments"))
@@ -345,6 +394,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             "lesson-time": lambda: _lesson_time(page),
             "read-time": lambda: _read_time(page),
             "experiments": lambda: _experiments(page),
+            "exercises": lambda: _exercises(page),
             "answers": lambda: _answers(page),
         }[name]()
         # A block of its own (raw HTML, or a paragraph): blank lines around it.
