@@ -422,6 +422,49 @@ def test_the_language_models_step_and_train(engine: Engine, origin: StaticServer
     assert engine.text(f"{LANGUAGE_MODELS} [data-lab-summary]"), where(engine)
 
 
+EXERCISE = "#lab-group-advantage"
+MEAN_LINE = (
+    "def group_advantage(returns): return [r - sum(returns) / len(returns) for r in returns]"
+)
+MAX_LINE = "def group_advantage(returns): return [r - max(returns) for r in returns]"
+
+
+def exercise_button(engine: Engine, name: str) -> None:
+    # By keyboard, as Run is (a WebDriver click on a button was at times lost under load).
+    engine.focus(f"{EXERCISE} button", name)
+    engine.press("Enter")
+
+
+def test_a_reader_fails_takes_a_hint_passes_and_trains_with_the_exercise(
+    engine: Engine, origin: StaticServer
+) -> None:
+    engine.goto(origin.url + "simulation/")
+    lab_ready(engine, EXERCISE, timeout=BOOT)
+    engine.attribute_is(
+        f"{EXERCISE} [data-lab-code-editor]", "data-lab-editor", "ready", timeout=BOOT
+    )
+    # A wrong answer, typed on the starter's empty last line (a later def replaces the first).
+    engine.click(f"{EXERCISE} .cm-content")
+    engine.press("Control+End")
+    engine.type(MAX_LINE)
+    exercise_button(engine, "Check")
+    engine.attribute_is(EXERCISE, "data-lab-run", "failed", timeout=RUN)
+    engine.text_contains(f'{EXERCISE} [data-lab-test="1"] [data-lab-verdict]', "Not yet.")
+    engine.text_contains(f"{EXERCISE} [data-lab-announcer]", "Test 1, group_advantage(")
+    exercise_button(engine, "Show a hint (1 of 2)")
+    engine.text_contains(f"{EXERCISE} [data-lab-announcer]", "Hint 1:")
+    # The fix: the last line replaced.
+    engine.click(f"{EXERCISE} .cm-content")
+    engine.press("Control+End")
+    engine.press("Shift+Home")
+    engine.type(MEAN_LINE)
+    exercise_button(engine, "Check")
+    engine.attribute_is(EXERCISE, "data-lab-run", "passed", timeout=RUN)
+    exercise_button(engine, "Train with my advantage")
+    engine.attribute_is(EXERCISE, "data-lab-run", "trained", timeout=RUN)
+    assert engine.attribute(EXERCISE, "data-lab-train") == "match", where(engine)
+
+
 # Set a text field as a reader's typing does: its value, then an input event.
 FILL = """(selector, value) => {
   const input = document.querySelector(selector);
