@@ -29,8 +29,9 @@ The reader writes the function the ``starter`` defines (its first top-level
 ``def``, or the one ``function`` names); each test calls it (``call``, a Python
 expression), says what it should return (``expect``, YAML data; numbers match
 within 1e-9) and what a reader should learn from it (``message``); a
-``hidden: true`` test grades without showing its call. ``hints`` are revealed one at a time; the
-``solution`` and its ``remarks`` are offered after a failed Check or on request.
+``hidden: true`` test grades without showing its call. ``hints`` are revealed
+one at a time; the ``solution`` and its ``remarks`` are offered after a failed
+Check or on request.
 ``uses`` names a simulation lab on the same page whose advantage a passing
 function can replace, at the simulation's default settings
 (:mod:`lab.exercise.train`); the function then takes one argument, the
