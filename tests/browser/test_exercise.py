@@ -9,7 +9,7 @@ import json
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lesson_hooks.fences.exercise import parse_page
-from tests.browser.support import PHONE_390
+from tests.browser.support import PHONE_390, axe_violations, report
 from tests.conftest import ROOT
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
@@ -106,6 +106,8 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     expect(lab).to_have_attribute("data-lab-run", "trained", timeout=TRAIN)
     expect(lab).to_have_attribute("data-lab-train", "match")
     expect(lab.locator("[data-lab-train-result]")).to_contain_text("The two runs match")
+    problems = axe_violations(page, "the exercise after training", ["#lab-group-advantage"])
+    assert not problems, report(problems)
 
     # A reload keeps the progress: passed, so training is still a press away.
     page.reload()
@@ -172,3 +174,15 @@ def test_without_javascript_it_reads_as_text(no_script_page: Page) -> None:
     for details in lab.locator("details").all():
         expect(details).not_to_have_attribute("open", "")
     expect(lab.locator("[data-lab-controls]")).to_be_hidden()
+
+
+def test_on_paper_an_exercise_is_its_prompt_starter_and_tests(page: Page) -> None:
+    lab = open_exercise(page)
+    button(lab, "Show the solution").click()
+    button(lab, "Show it").click()
+    expect(lab.locator("details[data-lab-solution]")).to_be_visible()
+    page.emulate_media(media="print")
+    for part in ("details[data-lab-solution]", "[data-lab-controls]", "[data-lab-train]"):
+        expect(lab.locator(part)).to_be_hidden()
+    expect(lab.locator(".lab-exercise__prompt")).to_be_visible()
+    expect(lab.locator("[data-lab-test]").first).to_be_visible()
