@@ -33,6 +33,7 @@ from lab.core.markup import Markup, el, join, void
 from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
 from lesson_hooks.fences.experiment import inline, settings_text
+from lesson_hooks.fences.simulation.code_panel import highlighted
 from lesson_hooks.support.pages import display_path
 
 WORDS_PER_MINUTE = 200
@@ -277,7 +278,7 @@ def _exercise_answers(page: Page) -> list[Markup]:
     out: list[Markup] = []
     for info, block in _exercises_of_site():
         out.append(el("h4", None, el("code", None, _signature(block)), f" ({info.title})"))
-        out.append(el("pre", None, el("code", {"class": "language-python"}, block.solution)))
+        out.append(highlighted(block.solution))
         if block.remarks:
             out.append(el("p", None, inline(block.remarks)))
     if out:

@@ -61,7 +61,7 @@ from lesson_hooks.fences import custom, graded
 from lesson_hooks.fences.base import Fence, Reader, scalar
 from lesson_hooks.fences.experiment import inline
 from lesson_hooks.fences.graded import Graded, graded_fence
-from lesson_hooks.fences.simulation.code_panel import editor_panel
+from lesson_hooks.fences.simulation.code_panel import editor_panel, highlighted
 from lesson_hooks.fences.simulation.fence import read_simulation
 
 SPEC_DIR = "assets/lab/exercises"
@@ -442,7 +442,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
             "details",
             {"class": "lab-exercise__solution", "data-lab-solution": True},
             el("summary", None, "Solution"),
-            el("pre", None, el("code", {"class": "language-python"}, exercise.solution)),
+            highlighted(exercise.solution),
             _paragraphs(exercise.remarks, "lab-exercise__remarks") if exercise.remarks else "",
         ),
         "\n",

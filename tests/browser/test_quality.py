@@ -108,7 +108,9 @@ RINGS_AT_BLOCK_EDGES = """async () => {
   for (const block of document.querySelectorAll(".md-content__inner > *")) {
     if (getComputedStyle(block).contentVisibility !== "auto") continue;
     const inside = [...block.querySelectorAll(focusable)].filter(
-      (el) => !el.closest("[hidden], details:not([open])") && !scrolls(el, block),
+      // A disabled button takes no focus, so it shows no ring to cut off.
+      (el) => !el.closest("[hidden], details:not([open])") && !el.matches(":disabled") &&
+        !scrolls(el, block),
     );
     if (!inside.length) continue;
     block.scrollIntoView({ block: "center" });
@@ -308,9 +310,12 @@ TOOLBAR_NAMES = """() => [...document.querySelectorAll(".md-content .md-code__na
 def every_code_block_set_up(page: Page) -> None:
     """Material sets a code block up (its copy button, in a toolbar) only as it nears
     the viewport (content.lazy, mkdocs.yml): the reader's scroll past each one."""
-    copied = ".md-content pre:not(.no-copy, .no-copy pre):visible"  # Material's rule
+    # Material's rule; a lab's code block gives way to its editor once that loads.
+    copied = ".md-content pre:not(.no-copy, .no-copy pre, [data-lab-code-editor] pre):visible"
     for block in page.locator(copied).all():
-        block.scroll_into_view_if_needed()
+        # To the middle: Material's lazy set-up missed a block left at the viewport's
+        # bottom edge (the teacher's page's solutions, one after another).
+        block.evaluate("(el) => el.scrollIntoView({ block: 'center' })")
         expect(block.locator(".md-code__nav")).to_be_attached()
 
 

@@ -52,14 +52,18 @@ def _panel(prefix: str) -> Markup:
     )
 
 
+def highlighted(source: str) -> Markup:
+    """Python as the site shows a code block: highlighted by Pygments, which escapes it."""
+    return trusted(highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True)))
+
+
 def editor_panel(prefix: str, source: str, title: str, intro: Markup, howto: str) -> Markup:
     """A reader's editable code (``code-panel.js``): ``source`` highlighted, a read-only block
     without JavaScript; ``howto`` (shown once the editor can load) says what the buttons do.
 
     The simulation lab's verifier and prior use it, and so does each graded exercise.
     """
-    # Pygments escapes the source it highlights.
-    block = trusted(highlight(source, PythonLexer(), HtmlFormatter(wrapcode=True)))
+    block = highlighted(source)
     return el(
         "div",
         {"class": "lab-code", "data-lab-code": True, "data-lab-code-version": code_version(source)},
