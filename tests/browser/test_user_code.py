@@ -500,7 +500,7 @@ def test_without_javascript_the_code_is_a_read_only_highlighted_block(no_script_
     no_script_page.goto("simulation/")
     # Collapsed without JavaScript too; <details> opens without it.
     no_script_page.get_by_text(CODE_SUMMARY, exact=True).click()
-    code = no_script_page.locator("[data-lab-code]")
+    code = no_script_page.locator('[data-lab="simulation"] [data-lab-code]')
     expect(code.get_by_role("heading")).to_have_text("Your code: the verifier and the prior")
     block = code.locator(".highlight pre > code")
     assert block.text_content() == ORIGINAL
