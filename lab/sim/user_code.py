@@ -47,14 +47,14 @@ from lab.core.reader_code import (
     Printed,
     UserCodeError,
     Watch,
+    check_signature,
+    error_from,
     execute,
+    find_function,
+    finite,
+    innermost_line,
+    inside,
 )
-from lab.core.reader_code import check_signature as _check_signature
-from lab.core.reader_code import error_from as _error_from
-from lab.core.reader_code import find_function as _find
-from lab.core.reader_code import finite as _finite
-from lab.core.reader_code import innermost_line as _innermost_line
-from lab.core.reader_code import inside as _inside
 from lab.sim.experiment import ProgressFn, run_experiment
 from lab.sim.params import SimParams, validate_params
 from lab.sim.task import (
@@ -152,12 +152,12 @@ class UserCode:
         cells = {assemble(i, j).text: (i, j) for i in range(3) for j in range(3)}
 
         def reward_fn(joint_output: JointOutput) -> float:
-            with _inside(self.watch):
+            with inside(self.watch):
                 try:
                     value = self.reward(joint_output, table)
                 except Exception as err:
-                    raise _error_from(err, f"in {REWARD_NAME}") from None
-                number = _finite(value)
+                    raise error_from(err, f"in {REWARD_NAME}") from None
+                number = finite(value)
                 if number is None:
                     i, j = cells.get(joint_output.text, (None, None))
                     named = (
@@ -178,13 +178,13 @@ class UserCode:
         """The prior as the experiment calls it, returning plain numbers."""
 
         def prior_fn(observation: Observation) -> list[float]:
-            with _inside(self.watch):
+            with inside(self.watch):
                 try:
                     raw = self.prior(observation)
                 except Exception as err:
-                    raise _error_from(err, f"in {PRIOR_NAME}") from None
+                    raise error_from(err, f"in {PRIOR_NAME}") from None
                 values = _as_list(raw)
-                numbers = [_finite(v) for v in values] if values is not None else []
+                numbers = [finite(v) for v in values] if values is not None else []
                 ok = (
                     len(numbers) == 3
                     and all(v is not None and v >= 0 for v in numbers)
@@ -208,20 +208,20 @@ def _as_list(raw: Any) -> list[Any] | None:
     try:
         return list(raw)
     except Exception as err:
-        if _innermost_line(err) is not None:  # the reader's own iterator failed
-            raise _error_from(err, f"in {PRIOR_NAME}") from None
+        if innermost_line(err) is not None:  # the reader's own iterator failed
+            raise error_from(err, f"in {PRIOR_NAME}") from None
         return None
 
 
 def load_user_code(source: str, watch: Watch | None = None) -> UserCode:
     """Run the reader's ``source`` in a fresh namespace and find its two functions."""
     namespace = execute(source, watch)
-    reward = _find(
+    reward = find_function(
         namespace, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", "on each joint output"
     )
-    prior = _find(namespace, PRIOR_NAME, f"{PRIOR_NAME}(observation)", "on each prompt")
-    _check_signature(reward, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", 2)
-    _check_signature(prior, PRIOR_NAME, f"{PRIOR_NAME}(observation)", 1)
+    prior = find_function(namespace, PRIOR_NAME, f"{PRIOR_NAME}(observation)", "on each prompt")
+    check_signature(reward, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", 2)
+    check_signature(prior, PRIOR_NAME, f"{PRIOR_NAME}(observation)", 1)
     return UserCode(reward, prior, watch)
 
 

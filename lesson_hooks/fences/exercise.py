@@ -420,8 +420,6 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el("p", {"class": "lab-exercise__summary", "data-lab-summary": True}),
         "\n",
-        el("div", {"class": "lab-exercise__error", "data-lab-error": True, "hidden": True}),
-        "\n",
         el(
             "div",
             {"class": "lab-exercise__output", "data-lab-output": True, "hidden": True},

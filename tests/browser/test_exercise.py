@@ -93,6 +93,9 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     saved = json.loads(page.evaluate(f"localStorage.getItem({STORAGE_KEY!r})"))
     assert saved["progress"]["attempts"] == 1 and saved["progress"]["hints"] == 1
 
+    # ... and says so.
+    expect(button(lab, "Stuck? Show the solution")).to_be_visible()
+
     # The fix passes every test, and trains the simulation as the built-in does.
     write(lab, ADVANTAGE.solution)
     button(lab, "Check").click()

@@ -43,8 +43,9 @@ function text(tag, content, className) {
 /** One test's outcome in a learner's words: its verdict, then why (for a public test). */
 function feedback(test) {
   if (test.passed) return ["Passed.", ""];
-  if (test.hidden) return ["Not yet.", ""];
+  // An exception names the reader's line, not the hidden test's call: said for both.
   if (test.error) return ["Not yet.", test.error];
+  if (test.hidden) return ["Not yet.", ""];
   return ["Not yet.", `It should return ${test.expected}, and it returned ${test.got}.`];
 }
 
@@ -65,7 +66,6 @@ export default class ExerciseLab extends GradedLab {
   #hintsBox;
   #solution;
   #confirm;
-  #error;
   #output;
   #train;
   #timer = null;
@@ -100,13 +100,13 @@ export default class ExerciseLab extends GradedLab {
     this.#hints = [...root.querySelectorAll("[data-lab-hint]")];
     this.#solution = root.querySelector("[data-lab-solution]");
     this.#confirm = root.querySelector("[data-lab-confirm]");
-    this.#error = root.querySelector("[data-lab-error]");
     this.#output = root.querySelector("[data-lab-output]");
     this.#train = root.querySelector("[data-lab-train]");
     root.querySelector("[data-lab-controls]").hidden = false;
     if (this.#train) this.#train.hidden = false;
     this.#showHints();
     this.#showSolution(this.#progress.solution);
+    this.#offerSolution();
     this.#showPassed();
     root.addEventListener("click", (event) => this.#act(event), { signal: this.signal });
     this.#setRun("idle");
@@ -159,7 +159,6 @@ export default class ExerciseLab extends GradedLab {
 
   #starting() {
     this.#code.clearError();
-    this.#error.hidden = true;
     this.#output.hidden = true;
     this.#stopCause = null;
     this.#setRun("running");
@@ -222,7 +221,8 @@ export default class ExerciseLab extends GradedLab {
     for (const test of result.tests) {
       if (!test.passed && !firstFailure) firstFailure = test;
       if (test.hidden) {
-        const line = text("li", `Hidden test ${test.n}: ${feedback(test)[0]} ${test.message}`);
+        const said = feedback(test).filter(Boolean).join(" ");
+        const line = text("li", `Hidden test ${test.n}: ${said} ${test.message}`);
         line.dataset.labResult = test.passed ? "correct" : "incorrect";
         this.#hidden.append(line);
         this.#hidden.hidden = false;
@@ -300,10 +300,11 @@ export default class ExerciseLab extends GradedLab {
     this.#buttons.solution.hidden = shown;
   }
 
-  /** After a failed Check, the solution is a press away. */
+  /** After a failed Check, the solution is a press away (no confirmation asked). */
   #offerSolution() {
-    if (this.#progress.solution) return;
-    this.#buttons.solution.textContent = "Show the solution";
+    this.#buttons.solution.textContent = this.#progress.failed
+      ? "Stuck? Show the solution"
+      : "Show the solution";
   }
 
   #askSolution() {
