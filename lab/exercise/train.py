@@ -90,8 +90,9 @@ def train_with_advantage(
 ) -> dict[str, Any]:
     """Run the simulation with the built-in advantage, then with the reader's; compare.
 
-    ``params`` are the simulation's settings (its defaults when None); the
-    baseline is always MAGRPO's mean, the one the reader's function replaces.
+    ``params`` are the simulation's settings as its form holds them (its defaults
+    when None), run with one seed; the baseline is always MAGRPO's mean, the one
+    the reader's function replaces.
     Returns ``{"builtin", "yours"}`` (each the ``METHOD``'s curve points and its
     final mean reward), ``"match"``, ``"summary"`` and ``"output"``.
     """

@@ -33,7 +33,7 @@ within 1e-9) and what a reader should learn from it (``message``); a
 one at a time; the ``solution`` and its ``remarks`` are offered after a failed
 Check or on request.
 ``uses`` names a simulation lab on the same page whose advantage a passing
-function can replace, at the simulation's default settings
+function can replace, at the settings in that lab's form
 (:mod:`lab.exercise.train`); the function then takes one argument, the
 group's returns.
 
@@ -346,8 +346,9 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
             el(
                 "p",
                 None,
-                "Once your function passes, train the simulation lab above with it: the same "
-                "settings and seed, once with the built-in advantage and once with yours.",
+                "Once your function passes, train the simulation lab above with it, at the "
+                "settings in its form (one seed, the group-mean baseline): once with the "
+                "built-in advantage and once with yours.",
             ),
             "\n",
             el(

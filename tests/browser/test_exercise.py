@@ -105,10 +105,14 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     )
     train = button(lab, "Train with my advantage")
     expect(train).to_be_enabled()
+    # It trains at the settings the reader left in the simulation lab's form.
+    page.locator('[data-lab="simulation"] [data-lab-field="updates"]').fill("60")
     train.click()
     expect(lab).to_have_attribute("data-lab-run", "trained", timeout=TRAIN)
     expect(lab).to_have_attribute("data-lab-train", "match")
-    expect(lab.locator("[data-lab-train-result]")).to_contain_text("The two runs match")
+    result = lab.locator("[data-lab-train-result]")
+    expect(result).to_contain_text("The two runs match")
+    expect(result).to_contain_text("(60 updates, seed 0;")
     problems = axe_violations(page, "the exercise after training", ["#lab-group-advantage"])
     assert not problems, report(problems)
 

@@ -20,7 +20,12 @@
 // finished, ended, stopped, failed) for what only it shows.
 import { getRuntime, StoppedError } from "../client.js";
 import { PARAM_ERROR } from "../protocol.js";
-import { announceRunEnd, answerRunRequests, reportRunProgress } from "./run-request.js";
+import {
+  announceRunEnd,
+  answerRunRequests,
+  answerSettingsRequests,
+  reportRunProgress,
+} from "./run-request.js";
 import { ShareLink } from "./share-link.js";
 import { mountLabStatus } from "./status.js";
 import { fieldUsed } from "./used-when.js";
@@ -127,6 +132,8 @@ export class RunLab {
     this.#buttons.stop.addEventListener("click", () => this.halt("Stopped."), { signal });
     // A guided experiment (experiment.js) may set the form and run it; see run-request.js.
     answerRunRequests(root, signal, { busy: () => this.busy, run: () => this.run() });
+    // A coding exercise trains with the settings the reader left here.
+    answerSettingsRequests(root, signal, () => this.read());
     // The experiment's card mirrors how the run is going, so its reader need not scroll up.
     reportRunProgress(root, {
       line: root.querySelector("[data-lab-status]"),

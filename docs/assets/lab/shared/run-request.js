@@ -11,6 +11,9 @@
 // dispatchEvent is synchronous, so the requester reads `detail.accepted`
 // right after dispatching: false when the lab was busy with another run.
 export const RUN_REQUEST = "lab-run-request";
+// A coding exercise (exercise.js) asks a lab for its settings as its reader left
+// them: the lab answers synchronously, in `detail.params` (null: no lab answered).
+export const SETTINGS_REQUEST = "lab-settings-request";
 export const RUN_END = "lab-run-end";
 export const RUN_PROGRESS = "lab-run-progress";
 
@@ -53,6 +56,24 @@ export function answerRunRequests(root, signal, { busy, run }) {
     },
     { signal },
   );
+}
+
+/** Answer settings requests on `root` with `read()` until `signal` aborts. */
+export function answerSettingsRequests(root, signal, read) {
+  root.addEventListener(
+    SETTINGS_REQUEST,
+    (event) => {
+      event.detail.params = read();
+    },
+    { signal },
+  );
+}
+
+/** The settings of the lab at `root`, as its form holds them; null if it does not answer. */
+export function requestSettings(root) {
+  const detail = { params: null };
+  root?.dispatchEvent(new CustomEvent(SETTINGS_REQUEST, { detail }));
+  return detail.params;
 }
 
 /** Tell whoever listens how the lab's run ended (`result` and `chart` are null unless it finished). */

@@ -15,6 +15,7 @@
 // two runs match.
 import { getRuntime, StoppedError } from "../client.js";
 import { GradedLab } from "../shared/graded.js";
+import { requestSettings } from "../shared/run-request.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 
 // How long the reader's code may run in one check or one training run.
@@ -349,9 +350,11 @@ export default class ExerciseLab extends GradedLab {
     result.replaceChildren();
     try {
       const spec = await this.spec();
+      // The settings the reader left in the lab the exercise uses (its defaults, untouched).
+      const params = requestSettings(document.getElementById(`lab-${this.root.dataset.labUses}`));
       const outcome = await getRuntime().call(
         "train_with_exercise",
-        { spec, code: this.#code.code },
+        { spec, code: this.#code.code, params },
         { onProgress: (partial) => this.progressed(partial) },
       );
       if (this.signal.aborted) return;
