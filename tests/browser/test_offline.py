@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -52,6 +54,20 @@ UPDATE_WORKER = """async () => {
   return await caches.keys();
 }"""
 SW_SCOPE = "navigator.serviceWorker.ready.then((registration) => registration.scope)"
+# Every URL the origin's caches hold.
+CACHED = """async () => {
+  const urls = [];
+  for (const name of await caches.keys()) {
+    urls.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
+  }
+  return urls;
+}"""
+FULL = "Offline copies could not be saved: storage is full"
+LAB_FULL = "Pages available offline; the lab could not be saved: storage is full"
+# Storage quotas (bytes) for a small disk: one the pages' copy (1.6 MB) does not
+# fit in, and one it fits in but Python (another 14 MB) does not.
+NO_ROOM = 500_000
+ROOM_FOR_PAGES = 6_000_000
 
 
 class _Server(ThreadingHTTPServer):
@@ -204,6 +220,61 @@ def test_hosted_site_works_offline_after_one_visit(
     reach_lab(page)
     assert page.evaluate(PING) == {"pong": 1}
     assert seen and all(url.startswith(hosted.url) for url in seen), seen
+
+
+@contextmanager
+def quota(page: Page, site: ServedSite, size: int) -> Iterator[None]:
+    """The site's origin may store ``size`` bytes (Chromium's override, as on a full disk)."""
+    cdp = page.context.new_cdp_session(page)
+    origin = site.url.split("/", 3)[:3]
+    params = {"origin": "/".join(origin)}
+    cdp.send("Storage.overrideQuotaForOrigin", {**params, "quotaSize": size})
+    try:
+        yield
+    finally:
+        cdp.send("Storage.overrideQuotaForOrigin", params)
+
+
+def test_a_full_disk_saves_no_copy_and_the_site_reads_and_runs(
+    page: Page, hosted: ServedSite
+) -> None:
+    with quota(page, hosted, NO_ROOM):
+        page.goto(hosted.url + "lesson/")
+        note = page.locator(NOTE)
+        expect(note).to_have_text(FULL, timeout=SLOW)
+        # Nothing half-written: what did not fit was dropped, every file of it.
+        assert page.evaluate(CACHED) == []
+        # The next visit: the worker serves the page (isolated) from the network.
+        page.reload()
+        assert page.evaluate("crossOriginIsolated") is True
+        expect(heading(page)).to_be_visible()
+        reach_lab(page)
+        assert page.evaluate(PING) == {"pong": 1}
+        expect(page.locator(NOTE)).to_have_text(FULL)
+        assert page.evaluate(CACHED) == []
+
+
+def test_a_disk_with_room_for_the_pages_only_keeps_them_and_no_part_of_the_lab(
+    context: BrowserContext, page: Page, hosted: ServedSite
+) -> None:
+    with quota(page, hosted, ROOM_FOR_PAGES):
+        page.goto(hosted.url + "lesson/")
+        note = page.locator(NOTE)
+        expect(note).to_have_text("Pages available offline", timeout=SLOW)
+        reach_lab(page)
+        expect(note).to_have_text(LAB_FULL, timeout=SLOW)
+        assert page.evaluate(PING) == {"pong": 1}
+        cached = page.evaluate(CACHED)
+        assert hosted.url + "summary/index.html" in cached
+        manifest = json.loads((hosted.dir / MANIFEST_DEST).read_text(encoding="utf-8"))
+        lab = {hosted.url + entry["url"] for entry in manifest["files"] if entry["group"] == "lab"}
+        assert lab and not lab & set(cached)
+
+        go_offline(context, hosted)
+        page.goto(hosted.url + "summary/")
+        expect(heading(page)).to_be_visible()
+        # (A worker started afresh reports the pages only, and tries the lab again.)
+        expect(page.locator(NOTE)).to_have_text(re.compile("^Pages available offline"))
 
 
 def deploy_an_edit(site: ServedSite) -> None:

@@ -7,11 +7,21 @@ import { getRuntime, State } from "../lab/client.js";
 // worker's scope, also under a sub-path such as /lesson/ and after instant navigation.
 const SITE_ROOT = new URL("../../", import.meta.url);
 
-const Offline = Object.freeze({ NONE: "none", SITE: "site", ALL: "all" });
+// FULL, SITE_FULL: the browser's storage refused the copy (a full disk, a small
+// quota); the site still reads and the lab still runs, from the network.
+const Offline = Object.freeze({
+  NONE: "none",
+  SITE: "site",
+  ALL: "all",
+  FULL: "full",
+  SITE_FULL: "site-full",
+});
 const NOTE_TEXT = Object.freeze({
   [Offline.NONE]: "",
   [Offline.SITE]: "Pages available offline",
   [Offline.ALL]: "Available offline",
+  [Offline.FULL]: "Offline copies could not be saved: storage is full",
+  [Offline.SITE_FULL]: "Pages available offline; the lab could not be saved: storage is full",
 });
 
 let offline = Offline.NONE;
@@ -37,7 +47,14 @@ function mount(doc) {
   render();
 }
 
-/** Ask the active worker what is cached; it answers {site, lab} or {error}. */
+/** What the footer says for the worker's {site, lab, full}. */
+function offlineOf({ site, lab, full }) {
+  if (!site) return full ? Offline.FULL : Offline.NONE;
+  if (lab) return Offline.ALL;
+  return full ? Offline.SITE_FULL : Offline.SITE;
+}
+
+/** Ask the active worker what is cached; it answers {site, lab, full} or {error}. */
 async function ask(type) {
   const { active } = await navigator.serviceWorker.ready;
   const reply = await new Promise((resolve) => {
@@ -46,7 +63,7 @@ async function ask(type) {
     active.postMessage({ type }, [channel.port2]);
   });
   if (reply.error) throw new Error(reply.error);
-  offline = reply.site ? (reply.lab ? Offline.ALL : Offline.SITE) : Offline.NONE;
+  offline = offlineOf(reply);
   render();
 }
 

@@ -35,6 +35,9 @@ const Message = Object.freeze({ STATUS: "status", CACHE_LAB: "cache-lab" });
 // When each file is cached; see lesson_hooks/build/precache.py.
 const Group = Object.freeze({ SITE: "site", LAB: "lab", ON_USE: "on-use" });
 
+/** True for a write that storage refused: the disk or the origin's quota is full. */
+const isFull = (err) => err?.name === "QuotaExceededError";
+
 async function deleteCaches(keep) {
   const names = await caches.keys();
   const stale = names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== keep);
@@ -89,7 +92,7 @@ if (MANIFEST === null) {
     return MANIFEST.files.every((entry) => entry.group !== Group.LAB || keys.has(keyOf(entry)));
   };
 
-  const install = async () => {
+  const precache = async () => {
     const cache = await caches.open(current);
     const previous = await previousCaches();
     // A reader who had the lab offline keeps it across deploys.
@@ -118,7 +121,20 @@ if (MANIFEST === null) {
     await cache.put(MANIFEST_KEY, manifest);
   };
 
+  // Storage that refuses a write (a full disk, a small private-window quota) leaves
+  // no offline copy rather than half of one; the worker still installs, so pages
+  // and the lab load from the network, isolated. status() reports the refusal.
+  const install = async () => {
+    try {
+      await precache();
+    } catch (err) {
+      if (!isFull(err)) throw err;
+      await caches.delete(current);
+    }
+  };
+
   let cachingLab = null;
+  let labRefused = false; // the last try to cache the lab found storage full
   /** Cache the runtime once the page says the lab has run (so it is in the HTTP cache). */
   const cacheLab = async () => {
     const cache = await caches.open(current);
@@ -126,11 +142,21 @@ if (MANIFEST === null) {
     const missing = MANIFEST.files.filter(
       (entry) => entry.group === Group.LAB && !keys.has(keyOf(entry)),
     );
-    await Promise.all(
+    const puts = await Promise.allSettled(
       missing.map(async (entry) =>
         cache.put(keyOf(entry), await download(keyOf(entry), "default")),
       ),
     );
+    const failed = puts.find(({ status }) => status === "rejected")?.reason;
+    labRefused = isFull(failed);
+    if (!labRefused) {
+      if (failed) throw failed;
+      return;
+    }
+    // All of the lab or none: the files that fitted (here, or as the lab
+    // fetched them) are dropped, so the cache never holds half a lab.
+    const lab = MANIFEST.files.filter((entry) => entry.group === Group.LAB);
+    await Promise.all(lab.map((entry) => cache.delete(keyOf(entry))));
   };
 
   const status = async () => {
@@ -138,7 +164,14 @@ if (MANIFEST === null) {
     const keys = new Set((await cache.keys()).map((request) => request.url));
     const complete = (group) =>
       MANIFEST.files.every((entry) => entry.group !== group || keys.has(keyOf(entry)));
-    return { version: MANIFEST.version, site: complete(Group.SITE), lab: complete(Group.LAB) };
+    // An active worker's cache without its manifest: the install found storage full.
+    const saved = keys.has(MANIFEST_KEY);
+    return {
+      version: MANIFEST.version,
+      site: saved && complete(Group.SITE),
+      lab: saved && complete(Group.LAB),
+      full: !saved || labRefused,
+    };
   };
 
   const cacheFirst = async (request, key) => {
@@ -146,8 +179,13 @@ if (MANIFEST === null) {
     const cached = await cache.match(key);
     if (cached) return cached;
     const response = await fetch(request);
-    // Safe to keep: within one deploy, this URL's content does not change.
-    if (response.ok && !response.redirected) await cache.put(key, response.clone());
+    // Safe to keep: within one deploy, this URL's content does not change. Kept
+    // only beside a complete install (and no lab file once the lab did not fit);
+    // a full disk must not fail the answer.
+    const refused = labRefused && entries.get(key)?.group === Group.LAB;
+    if (response.ok && !response.redirected && !refused && (await cache.match(MANIFEST_KEY))) {
+      await cache.put(key, response.clone()).catch(() => {});
+    }
     return response;
   };
 
