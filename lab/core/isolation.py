@@ -211,7 +211,7 @@ def checkpoint() -> Callable[[], None]:
     recursion_limit, gc_enabled = sys.getrecursionlimit(), gc.isenabled()
 
     def restore() -> None:
-        # A Stop that signals again (the page's client does, while the call runs)
+        # A Stop that lands as the call ends (the reader's code has returned)
         # must not cut the clean-up short: SIGINT is ignored until it is done.
         with _sigint_ignored():
             _put_back()

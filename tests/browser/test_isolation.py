@@ -9,13 +9,16 @@ cross-origin isolated, and Stop and the time limit interrupt Python instead.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
-from playwright.sync_api import Locator, Page, Request, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, expect
 
 from lab import original_source
+from tests.browser.conftest import PageErrors
 from tests.browser.support import WATCH, lab_log, open_code, site_pages
 from tests.conftest import BuiltSite
+from tools.bench import RUNAWAY_CODE, STOPS_IN_A_ROW, STOPS_IN_A_TEST
 
 BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 RUN = 90_000  # ms: a default run, with the machine busy
@@ -32,16 +35,6 @@ while True:
         pass
 """
 RUNAWAY = "    while True:\n        pass\n"
-# A loop that swallows one interrupt, as a lost KeyboardInterrupt would leave it.
-ONCE = """\
-try:
-    while True:
-        pass
-except KeyboardInterrupt:
-    pass
-while True:
-    pass
-"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 
 
@@ -202,16 +195,12 @@ def test_code_that_catches_the_interrupt_is_stopped_by_a_restart(page: Page) -> 
     run(lab)
 
 
-def test_a_swallowed_interrupt_is_followed_by_another_and_python_is_kept(page: Page) -> None:
-    """Stop signals again while the call runs (client.js, RESIGNAL_MS): code that caught
-    the first KeyboardInterrupt, like a signal Python lost, is still interrupted, no restart."""
-    lab = open_lab(page)
-    stop_in(lab, ONCE)
-    expect(lab).to_have_attribute("data-lab-run", "stopped")
-    expect(summary(lab)).to_have_text(re.compile(r"^Stopped after 0 updates of \d+\.$"))
-    python_was_kept(page)
-    button(lab, "Reset the code").click()
-    run(lab)
+def test_every_stop_of_a_busy_loop_interrupts_python(page: Page) -> None:
+    """CPython clears the interrupt buffer in a second step after reading it, which erased
+    a Stop landing in between (about 1 in 60 in a busy loop): worker.js's interruptView
+    clears only what was read. The bench runs more of these (STOPS_IN_THE_BENCH)."""
+    open_lab(page)
+    assert page.evaluate(STOPS_IN_A_ROW, [STOPS_IN_A_TEST, RUNAWAY_CODE]) == 0
     python_was_kept(page)
 
 
@@ -235,3 +224,72 @@ def test_stop_interrupts_the_language_model_lab_too(page: Page) -> None:
         lab.locator(f'[data-lab-field="{name}"]').fill(value)
     button(lab, "Step").click()
     expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+
+
+def lab_workers(browser: Browser) -> int:
+    """The Python workers alive in the browser: each tab has its own."""
+    cdp = browser.new_browser_cdp_session()
+    try:
+        targets = cdp.send("Target.getTargets")["targetInfos"]
+    finally:
+        cdp.detach()
+    return sum(t["type"] == "worker" and "/assets/lab/worker.js" in t["url"] for t in targets)
+
+
+def training(lab: Locator) -> Locator:
+    """The caption of a long run's curve once it is under way."""
+    caption = lab.locator("[data-lab-curve-caption]")
+    expect(caption).to_have_text(re.compile(r"^Training: [1-9]\d* of 5000 updates\.$"), timeout=RUN)
+    return caption
+
+
+def test_three_tabs_each_run_their_own_python_and_stop_and_close_alone(
+    browser: Browser, context: BrowserContext, page: Page, page_errors: PageErrors
+) -> None:
+    visit_once(page)
+    tabs = [page, context.new_page(), context.new_page()]
+    labs = []
+    for tab in tabs:
+        if tab is not page:
+            tab.on("console", page_errors.on_console)
+            tab.on("pageerror", page_errors.on_page_error)
+        tab.add_init_script(WATCH)
+        tab.goto("simulation/")
+        assert tab.evaluate("crossOriginIsolated") is True
+        lab = tab.locator(SIMULATION)
+        lab.scroll_into_view_if_needed()
+        labs.append(lab)
+    for lab in labs:
+        expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    assert lab_workers(browser) == 3
+
+    # A long run in every tab; Stop in the first ends its run alone.
+    for lab in labs:
+        field(lab, "Updates").fill("5000")
+        field(lab, "Group size").fill("256")
+        button(lab, "Run").click()
+    for lab in labs:
+        training(lab)
+    button(labs[0], "Stop").click()
+    expect(labs[0]).to_have_attribute("data-lab-run", "stopped")
+    for lab in labs[1:]:
+        # Still running, and still training: the curve grows past what it had.
+        text = training(lab).text_content()
+        expect(lab).to_have_attribute("data-lab-run", "running")
+        expect(lab.locator("[data-lab-curve-caption]")).not_to_have_text(text or "", timeout=RUN)
+    button(labs[1], "Stop").click()
+    expect(labs[1]).to_have_attribute("data-lab-run", "stopped")
+    expect(labs[2]).to_have_attribute("data-lab-run", "running")
+    for tab in tabs[:2]:
+        python_was_kept(tab)
+
+    # Closing a tab mid-run ends its Python, and only its Python.
+    tabs[2].close()
+    deadline = time.monotonic() + BOOT / 1000
+    # Each count is a round trip to the browser; the worker ends within a few.
+    while lab_workers(browser) != 2 and time.monotonic() < deadline:
+        continue
+    assert lab_workers(browser) == 2
+    for lab in labs[:2]:
+        field(lab, "Updates").fill("20")
+        run(lab)

@@ -22,11 +22,6 @@ export const State = Object.freeze({
 // How long an interrupted call may take to end: a reader's code that catches
 // KeyboardInterrupt and keeps going is then stopped by replacing the worker.
 export const INTERRUPT_GRACE_MS = 2000;
-// Until then, while the call runs, Stop signals again this often once Python has
-// taken the last signal: a KeyboardInterrupt can be lost (reader's code that
-// catches one, and rarely Python itself: measured, 8 of 464 stops in Chromium,
-// each found the buffer taken and the call still running 2 s later).
-const RESIGNAL_MS = 250;
 
 /**
  * Raised for calls that were pending when the reader pressed Stop; `restarted`
@@ -141,11 +136,8 @@ class Runtime {
     const worker = this.#worker;
     const calls = [...this.#pending.values()];
     for (const call of calls) call.stopped = reason;
-    const buffer = this.#interrupt;
-    Atomics.store(buffer, 0, SIGINT);
-    const again = setInterval(() => {
-      if (Atomics.load(buffer, 0) === 0) Atomics.store(buffer, 0, SIGINT);
-    }, RESIGNAL_MS);
+    // One signal: Python takes it once (see interruptView in worker.js).
+    Atomics.store(this.#interrupt, 0, SIGINT);
     let timer;
     const late = new Promise((resolve) => {
       timer = setTimeout(resolve, INTERRUPT_GRACE_MS, true);
@@ -153,7 +145,6 @@ class Runtime {
     const ended = Promise.all(calls.map((call) => call.settled)).then(() => false);
     const stopping = Promise.race([ended, late]).then((tooLate) => {
       clearTimeout(timer);
-      clearInterval(again);
       if (!tooLate || this.#worker !== worker) return undefined;
       return this.#restart(reason);
     });
