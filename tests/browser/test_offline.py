@@ -143,6 +143,12 @@ def redeployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]
 
 
 @pytest.fixture(scope="module")
+def small_disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+    """A site read on a small disk (its tests set the quota; the last goes offline)."""
+    yield from serve_build(tmp_path_factory.mktemp("small-disk"), "/")
+
+
+@pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
     """The downloadable copy (``./dev zip``), also served from its folder."""
     yield from serve_build(tmp_path_factory.mktemp("copy"), "/", OFFLINE="true")
@@ -236,10 +242,10 @@ def quota(page: Page, site: ServedSite, size: int) -> Iterator[None]:
 
 
 def test_a_full_disk_saves_no_copy_and_the_site_reads_and_runs(
-    page: Page, hosted: ServedSite
+    page: Page, small_disk: ServedSite
 ) -> None:
-    with quota(page, hosted, NO_ROOM):
-        page.goto(hosted.url + "lesson/")
+    with quota(page, small_disk, NO_ROOM):
+        page.goto(small_disk.url + "lesson/")
         note = page.locator(NOTE)
         expect(note).to_have_text(FULL, timeout=SLOW)
         # Nothing half-written: what did not fit was dropped, every file of it.
@@ -255,23 +261,25 @@ def test_a_full_disk_saves_no_copy_and_the_site_reads_and_runs(
 
 
 def test_a_disk_with_room_for_the_pages_only_keeps_them_and_no_part_of_the_lab(
-    context: BrowserContext, page: Page, hosted: ServedSite
+    context: BrowserContext, page: Page, small_disk: ServedSite
 ) -> None:
-    with quota(page, hosted, ROOM_FOR_PAGES):
-        page.goto(hosted.url + "lesson/")
+    with quota(page, small_disk, ROOM_FOR_PAGES):
+        page.goto(small_disk.url + "lesson/")
         note = page.locator(NOTE)
         expect(note).to_have_text("Pages available offline", timeout=SLOW)
         reach_lab(page)
         expect(note).to_have_text(LAB_FULL, timeout=SLOW)
         assert page.evaluate(PING) == {"pong": 1}
         cached = page.evaluate(CACHED)
-        assert hosted.url + "summary/index.html" in cached
-        manifest = json.loads((hosted.dir / MANIFEST_DEST).read_text(encoding="utf-8"))
-        lab = {hosted.url + entry["url"] for entry in manifest["files"] if entry["group"] == "lab"}
+        assert small_disk.url + "summary/index.html" in cached
+        manifest = json.loads((small_disk.dir / MANIFEST_DEST).read_text(encoding="utf-8"))
+        lab = {
+            small_disk.url + entry["url"] for entry in manifest["files"] if entry["group"] == "lab"
+        }
         assert lab and not lab & set(cached)
 
-        go_offline(context, hosted)
-        page.goto(hosted.url + "summary/")
+        go_offline(context, small_disk)
+        page.goto(small_disk.url + "summary/")
         expect(heading(page)).to_be_visible()
         # (A worker started afresh reports the pages only, and tries the lab again.)
         expect(page.locator(NOTE)).to_have_text(re.compile("^Pages available offline"))
