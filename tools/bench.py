@@ -941,12 +941,18 @@ def revisits(bench: Bench, profiles: Path, link: dict | None):
         )
         context.set_default_timeout(bench.timeout_ms)
         context.set_default_navigation_timeout(bench.timeout_ms)
+        step = "first visit"
         try:
             page = open_lesson(context, link)
             first_ms.append(page.evaluate(LAB_BOOT))
-            page.evaluate("navigator.serviceWorker?.ready")
+            step = "waiting for the service worker"
+            page.evaluate("navigator.serviceWorker?.ready.then(() => null)")
             page.close()
+            step = "revisit"
             warm_ms.append(open_lesson(context, link).evaluate(LAB_BOOT))
+        except Exception as err:
+            # Both visits load the same page: say which one failed (issue 38).
+            raise RuntimeError(f"{step} {i + 1}: {err}") from err
         finally:
             context.close()
     return first_ms, warm_ms
