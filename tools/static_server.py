@@ -2,12 +2,17 @@
 
 For tests, a server can also drop every connection (the network is down) and,
 opted into by the WebKit suite only, put a script first into every HTML page.
+The tests' server sends every file as it is on disk; the benchmark's
+(``as_host=True``) compresses and sets cache headers as GitHub Pages, Netlify
+and Cloudflare do, so Lighthouse measures what a reader's browser gets.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import io
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -59,6 +64,54 @@ class StaticHandler(SimpleHTTPRequestHandler):
         pass
 
 
+#: Text a static host compresses (wasm too: hosts compress it, and Pyodide's is large).
+COMPRESSED_TYPES = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/wasm",
+    "image/svg+xml",
+)
+#: A file whose name changes with its content (Material's ``main.57a0d79d.min.css``,
+#: the lab's ``lab-26e0819f21fc.zip``) or that lies in a versioned folder
+#: (``vendor/pyodide/314.0.7/``): a host may let browsers keep it for a year.
+HASHED = re.compile(r"[.-][0-9a-f]{8,}\.|/\d+\.\d+\.\d+/")
+YEAR = "public, max-age=31536000, immutable"
+REVALIDATE = "public, max-age=600"  # GitHub Pages' ten minutes for everything else
+
+
+class HostHandler(StaticHandler):
+    """Files as a static host serves them: gzip where the browser accepts it, and
+    cache headers (a year for hashed names, ten minutes for the rest)."""
+
+    _gzipped: ClassVar[dict[tuple[str, float], bytes]] = {}
+
+    def end_headers(self) -> None:
+        path = self.path.split("?")[0]
+        self.send_header("Cache-Control", YEAR if HASHED.search(path) else REVALIDATE)
+        super().end_headers()
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        kind = self.guess_type(str(path))
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (path.is_file() and accepts and kind.startswith(COMPRESSED_TYPES)):
+            return super().send_head()
+        key = (str(path), path.stat().st_mtime)
+        if key not in self._gzipped:
+            self._gzipped[key] = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        body = self._gzipped[key]
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 class _QuietServer(ThreadingHTTPServer):
     inject: str | None = None
     network_off: threading.Event
@@ -75,10 +128,16 @@ class StaticServer:
     ``inject``: a script put first into every HTML page's ``<head>`` (test
     instrumentation where a browser offers no other way). ``network_off``: set
     it, and every connection is dropped unanswered, as when the network is down.
+    ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`).
     """
 
-    def __init__(self, directory: Path, *, inject: str | None = None) -> None:
-        handler = functools.partial(StaticHandler, directory=str(directory))
+    def __init__(
+        self, directory: Path, *, inject: str | None = None, as_host: bool = False
+    ) -> None:
+        if as_host and inject is not None:
+            raise ValueError("the host-like server injects no script")
+        kind = HostHandler if as_host else StaticHandler
+        handler = functools.partial(kind, directory=str(directory))
         self._server = _QuietServer(("127.0.0.1", 0), handler)
         if inject is not None and "</script" in inject.lower():
             raise ValueError("an injected script cannot contain </script")
@@ -97,8 +156,10 @@ class StaticServer:
 
 
 @contextmanager
-def serving(directory: Path, *, inject: str | None = None) -> Iterator[StaticServer]:
-    server = StaticServer(directory, inject=inject)
+def serving(
+    directory: Path, *, inject: str | None = None, as_host: bool = False
+) -> Iterator[StaticServer]:
+    server = StaticServer(directory, inject=inject, as_host=as_host)
     server.start()
     try:
         yield server

@@ -251,7 +251,14 @@ def render_experiment(experiment: Experiment) -> Markup:
         el(
             "p",
             None,
-            el("a", {"data-lab-experiment-charts": True}, "See the full charts in the lab"),
+            # A real link from the start (crawlers, assistive tech, a reader without
+            # JavaScript): the lab's block under its default id, ``lab-<kind>``;
+            # experiment.js points it at the lab's charts once a run has drawn them.
+            el(
+                "a",
+                {"href": f"#lab-{experiment.lab}", "data-lab-experiment-charts": True},
+                "See the full charts in the lab",
+            ),
         ),
         "\n",
     )

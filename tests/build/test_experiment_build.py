@@ -39,3 +39,18 @@ def test_every_experiment_is_on_its_page_as_the_contract_says(site: BuiltSite) -
         assert html.count("<summary>Answer and explanation</summary>") == len(experiments)
     assert (site.dir / "assets" / "lab" / "widgets" / "experiment.js").is_file()
     assert (site.dir / "assets" / "lab" / "shared" / "run-request.js").is_file()
+
+
+def test_each_experiments_charts_link_leads_to_its_lab_on_the_page_from_the_start(
+    site: BuiltSite,
+) -> None:
+    """Before any script runs, "See the full charts in the lab" is a real link (crawlers and
+    assistive tech see no anchor that goes nowhere) to an element of the same page."""
+    for url in PAGES.values():
+        html = (site.dir / url / "index.html").read_text(encoding="utf-8")
+        links = re.findall(r"<a ([^>]*)data-lab-experiment-charts[^>]*>", html)
+        assert links, url
+        for attributes in links:
+            href = re.search(r'href="#([^"]+)"', attributes)
+            assert href, f"{url}: a charts link without an in-page href: {attributes}"
+            assert f'id="{href[1]}"' in html, f"{url}: #{href[1]} names no element"

@@ -10,11 +10,12 @@
 //    from the keyboard (scrollable-region-focusable). Material makes it so
 //    only where the pointer can hover, and only once it sets the block up,
 //    as it nears the viewport: a Tab from above would pass over it, and a
-//    phone used with a keyboard or a switch never gets it. A block far from
-//    the viewport is not laid out yet (content-visibility, lesson.css), so
-//    whether it scrolls is unknown: every block starts focusable and keeps
-//    that only if it scrolls once the browser has laid it out.
-const ours = new WeakSet(); // code elements this module made focusable
+//    phone used with a keyboard or a switch never gets it. So every block
+//    arrives focusable from the build (lesson_hooks/build/code_focus.py); a
+//    block far from the viewport is not laid out yet (content-visibility,
+//    lesson.css), so whether it scrolls is unknown until the browser lays it
+//    out: here each keeps its tab stop only if it scrolls then.
+const ours = new WeakSet(); // code elements whose tab stop this module manages
 
 function keepFocusable(code) {
   const scrolls = code.scrollWidth > code.clientWidth || code.scrollHeight > code.clientHeight;
@@ -58,10 +59,7 @@ function mount(doc) {
   const content = doc.querySelector(".md-content");
   if (content) toolbars.observe(content, { childList: true, subtree: true });
   for (const code of doc.querySelectorAll("pre > code")) {
-    if (!code.hasAttribute("tabindex")) {
-      code.setAttribute("tabindex", "0");
-      ours.add(code);
-    }
+    if (code.getAttribute("tabindex") === "0") ours.add(code);
     resized.observe(code);
     edited.observe(code, { attributeFilter: ["tabindex"] });
   }

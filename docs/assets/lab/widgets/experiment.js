@@ -128,6 +128,9 @@ export default class ExperimentLab {
     this.#counts = root.querySelector("[data-lab-experiment-counts]");
     this.#chartBox = root.querySelector("[data-lab-experiment-chart]");
     this.#charts = root.querySelector("[data-lab-experiment-charts]");
+    // The build links the lab under its default id; a page may give it another.
+    const lab = this.#lab();
+    if (lab?.id) this.#charts.href = `#${lab.id}`;
     inPage(this.#charts, this.#abort.signal);
     // The key readers' browsers already hold their predictions under.
     this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
