@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from collections.abc import Callable, Iterator
@@ -225,11 +226,17 @@ def every_block_laid_out(page: Page) -> Iterator[None]:
         page.evaluate(UNSHOW_SKIPPED)
 
 
-def axe_violations(page: Page, where: str, include: list[str] | None = None) -> list[str]:
+def axe_violations(
+    page: Page, where: str, include: list[str] | None = None, *, as_loaded: bool = False
+) -> list[str]:
     """The page's axe-core violations (only inside the ``include`` selectors, if given):
-    one entry per rule, naming every element."""
-    # axe would otherwise read sizes and colours from blocks never rendered.
-    with every_block_laid_out(page):
+    one entry per rule, naming every element.
+
+    Blocks far from the viewport are laid out first, so axe reads the sizes and
+    colours a reader sees on reaching them; ``as_loaded`` audits the page as it
+    stands instead, as Lighthouse does at load.
+    """
+    with contextlib.nullcontext() if as_loaded else every_block_laid_out(page):
         # Colours are only what a reader sees once Material's fades and palette
         # transitions have finished; endless animations (spinners) never do.
         page.wait_for_function(SETTLED)

@@ -59,6 +59,7 @@ def test_every_page_is_accessible_before_any_script_runs(
     for path in site_pages(site):
         page.goto(path)
         assert page.evaluate("() => !document.documentElement.classList.contains('js')")
+        problems += axe_violations(page, f"{path} (no script, as loaded)", as_loaded=True)
         problems += axe_violations(page, f"{path} (no script)")
     assert not problems, report(problems)
 
