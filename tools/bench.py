@@ -30,7 +30,7 @@ from lab import original_source
 from lab.kinds import KINDS
 from lab.rpc import dispatch
 from lesson_hooks.support.paths import ROOT
-from tools import chromium
+from tools import chromium, lighthouse
 from tools.static_server import serving
 
 LAB_WORKER = "/assets/lab/worker.js"
@@ -342,13 +342,48 @@ ANSWERS = ["Observation", "Policy", "Action", "Reward", "Environment transition"
 BUILD_ROW = "mkdocs build, lab hooks ÷ without"
 
 
+#: What ``--only`` names to run Lighthouse (and only it, when no row names the text).
+LIGHTHOUSE_ONLY = "lighthouse"
+
+
 def selected(only: str | None) -> list[Measure]:
     """The measures with a row naming ``only`` (every one for None), after the
-    machine's speed and the first visit, which the ratios need."""
+    machine's speed and the first visit, which the ratios need; none if no row names it."""
     if only is None:
         return MEASURES
+    named = [m for m in MEASURES if any(only in row for row in m.rows)]
+    if not named:
+        return []
     needed = {machine_speed, first_visit}
-    return [m for m in MEASURES if m in needed or any(only in row for row in m.rows)]
+    return [m for m in MEASURES if m in needed or m in named]
+
+
+def wants_lighthouse(only: str | None) -> bool:
+    return only is None or only.lower() == LIGHTHOUSE_ONLY
+
+
+@dataclass
+class Readers:
+    """Lighthouse's table, and the machine's load around it (others share the cores)."""
+
+    results: list[lighthouse.PageResult] = field(default_factory=list)
+    load_before: tuple[float, float, float] | None = None
+    load_after: tuple[float, float, float] | None = None
+
+
+def readers_view(
+    playwright: Any, runs: int, tmp_path: Path, out: Callable[[str], None], readers: Readers
+) -> None:
+    """The site built for and served by a host-like server (compressed, cache headers),
+    every nav page measured by Lighthouse's mobile preset."""
+    host_dir = tmp_path / "host"
+    host_dir.mkdir()
+    browser = chromium.executable(playwright) or playwright.chromium.executable_path
+    with serving(host_dir, as_host=True) as host:
+        build(ROOT / "mkdocs.yml", host_dir, host.url)
+        readers.load_before = os.getloadavg()
+        readers.results = lighthouse.measure(host.url, browser, runs, tmp_path, out)
+        readers.load_after = os.getloadavg()
 
 
 def run(
@@ -357,8 +392,10 @@ def run(
     rows: list[Row],
     only: str | None = None,
     browser_info: dict[str, str] | None = None,
+    readers: Readers | None = None,
 ) -> float | None:
-    """Measure into ``rows`` (so what was measured survives a later failure).
+    """Measure into ``rows`` and ``readers`` (so what was measured survives a later
+    failure): Lighthouse first, then the measures.
 
     Returns the machine's bare Pyodide boot in ms (``None`` if it failed);
     ``browser_info`` receives the Chromium version.
@@ -385,6 +422,9 @@ def run(
                 (bench_dir / "bare.html").write_text(BARE_PAGE)
                 (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
                 with sync_playwright() as p:
+                    if readers is not None and wants_lighthouse(only):
+                        out("Lighthouse, mobile preset, on a host-like server…")
+                        readers_view(p, runs, tmp_path, out, readers)
                     browser = p.chromium.launch(**chromium.launch_args(p))
                     if browser_info is not None:
                         browser_info["chromium"] = browser.version
@@ -1007,10 +1047,52 @@ def machine(chromium: str | None = None, proc: Path = Path("/proc")) -> Machine:
     return Machine(cores, memory, cpu, chromium)
 
 
+def load_line(readers: Readers, cores: int) -> str:
+    """The machine's load around the Lighthouse runs, and whether it allowed a fair measure."""
+    if readers.load_before is None or readers.load_after is None:
+        return "not measured"
+    worst = max(readers.load_before[0], readers.load_after[0])
+    said = (
+        f"1-minute load average {readers.load_before[0]:.1f} before, "
+        f"{readers.load_after[0]:.1f} after ({cores} cores)"
+    )
+    if worst > cores:
+        return f"{said}: **busier than its cores**; the scores and times are not credible"
+    return said
+
+
+def readers_section(readers: Readers, cores: int) -> list[str]:
+    """Lighthouse's table as lines of the results page (none if it did not run)."""
+    if not readers.results:
+        return []
+    runs = readers.results[0].runs
+    return [
+        "## What a reader's phone gets (Lighthouse)",
+        "",
+        f"Lighthouse {lighthouse.version()}, mobile preset, medians of {runs} runs a page, "
+        "the site served compressed with a static host's cache headers.",
+        f"Goals: performance ≥ {lighthouse.SCORE_GOALS['performance']:.2f}, accessibility, "
+        f"best practices and SEO 1.00, total blocking time ≤ {lighthouse.TBT_GOAL_MS} ms.",
+        "",
+        f"- **Load**: {load_line(readers, cores)}",
+        "",
+        lighthouse.table(readers.results),
+        "",
+        "## The lab's own measures",
+        "",
+    ]
+
+
 def results_markdown(
-    rows: list[Row], when: datetime.datetime, command: str, machine: Machine, speed: str
+    rows: list[Row],
+    when: datetime.datetime,
+    command: str,
+    machine: Machine,
+    speed: str,
+    readers: Readers | None = None,
 ) -> str:
-    """The run's table as a Markdown page: when, how, on what machine, then the rows."""
+    """The run's tables as a Markdown page: when, how, on what machine, then Lighthouse's
+    table (if it ran) and the rows."""
     met = sum(1 for row in rows if row.failed is None and row.met)
     failed = sum(1 for row in rows if row.failed is not None)
     return "\n".join(
@@ -1027,7 +1109,8 @@ def results_markdown(
             f"- **Speed**: {speed}",
             f"- **Rows**: {len(rows)}, goal met in {met}, failed {failed}",
             "",
-            table(rows),
+            *readers_section(readers or Readers(), machine.cores),
+            table(rows) if rows else "(no row measured in this run)",
             "",
         ]
     )
@@ -1041,14 +1124,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per measure (median)")
     parser.add_argument(
-        "--only", metavar="TEXT", help="only the measures with a row naming TEXT (and their needs)"
+        "--only",
+        metavar="TEXT",
+        help="only the measures with a row naming TEXT (and their needs); "
+        f"'{LIGHTHOUSE_ONLY}': only Lighthouse",
     )
     args = parser.parse_args()
     rows: list[Row] = []
     bare: float | None = None
     browser_info: dict[str, str] = {}
+    readers = Readers()
     try:
-        bare = run(args.runs, progress, rows, args.only, browser_info)
+        bare = run(args.runs, progress, rows, args.only, browser_info, readers)
     finally:
         # Every row, measured or not: what a crash left unmeasured is listed as failed.
         listed = {row.name for row in rows}
@@ -1063,12 +1150,12 @@ def main() -> None:
             f"Benchmark {datetime.date.today()}, {args.runs} runs each, "
             f"{os.cpu_count()} cores, headless Chromium; this machine's speed: {speed}\n"
         )
+        this = machine(browser_info.get("chromium"))
+        print("\n".join(readers_section(readers, this.cores)))
         print(table(rows))
         command = shlex.join(["./dev", "bench", *sys.argv[1:]])
-        this = machine(browser_info.get("chromium"))
-        RESULTS.write_text(
-            results_markdown(rows, datetime.datetime.now(), command, this, speed), encoding="utf-8"
-        )
+        page = results_markdown(rows, datetime.datetime.now(), command, this, speed, readers)
+        RESULTS.write_text(page, encoding="utf-8")
         print(f"\n==> {RESULTS.relative_to(ROOT)}", file=sys.stderr)
 
 
