@@ -602,10 +602,12 @@ def blocking(bench: Bench) -> list[Row]:
                 styled[path].append(elements)
     home = median(samples[bench.url, "./"])
     rows = []
+    # Information only (issue 35): these ratios wandered more than the goals they
+    # tested; Lighthouse's total blocking time per page is the goal now.
     for path, _ in PAGES:
         page, plain = median(samples[bench.url, path]), median(samples[bench.plain_url, path])
-        rows.append(ratio_row(blocking.rows[len(rows)], page, home, "ms", 1.5))
-        rows.append(ratio_row(blocking.rows[len(rows)], page, plain, "ms", 1.2))
+        rows.append(Row(blocking.rows[len(rows)], page, home, "ms", "info", True))
+        rows.append(Row(blocking.rows[len(rows)], page, plain, "ms", "info", True))
     again = median(samples[bench.url, AGAIN])
     rows.append(Row(blocking.rows[len(rows)], again, home, "ms", "info", True))
     # The style work behind those times, counted rather than timed: it hardly

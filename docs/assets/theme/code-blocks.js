@@ -11,7 +11,7 @@
 //    only where the pointer can hover, and only once it sets the block up,
 //    as it nears the viewport: a Tab from above would pass over it, and a
 //    phone used with a keyboard or a switch never gets it. So every block
-//    arrives focusable from the build (lesson_hooks/build/code_focus.py); a
+//    arrives focusable from the build (lesson_hooks/build/tab_stops.py); a
 //    block far from the viewport is not laid out yet (content-visibility,
 //    lesson.css), so whether it scrolls is unknown until the browser lays it
 //    out: here each keeps its tab stop only if it scrolls then.

@@ -1,8 +1,8 @@
-"""Listings are tab stops in the HTML the build writes (lesson_hooks/build/code_focus.py)."""
+"""Tab stops in the HTML the build writes (lesson_hooks/build/tab_stops.py)."""
 
 from __future__ import annotations
 
-from lesson_hooks.build.code_focus import focusable_listings
+from lesson_hooks.build.tab_stops import focusable_listings, focusable_terms
 
 
 def test_every_listing_becomes_a_tab_stop_and_nothing_else_does() -> None:
@@ -17,4 +17,16 @@ def test_every_listing_becomes_a_tab_stop_and_nothing_else_does() -> None:
         '<pre class="lab-sim__code no-copy"><code tabindex="0">def f(): pass</code></pre>'
         "<p>inline <code>x</code> stays as it is</p>"
         '<pre><code tabindex="-1">kept</code></pre>'
+    )
+
+
+def test_only_the_first_use_of_each_glossary_term_becomes_a_tab_stop() -> None:
+    html = (
+        '<p><abbr title="Multi-agent RL">MARL</abbr> and <abbr title="Group …">GRPO</abbr>,'
+        ' then <abbr title="Multi-agent RL">MARL</abbr> again.</p>'
+    )
+    assert focusable_terms(html) == (
+        '<p><abbr tabindex="0" title="Multi-agent RL">MARL</abbr> and'
+        ' <abbr tabindex="0" title="Group …">GRPO</abbr>,'
+        ' then <abbr title="Multi-agent RL">MARL</abbr> again.</p>'
     )
