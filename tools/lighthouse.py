@@ -63,8 +63,8 @@ def nav_pages(config: Path = ROOT / "mkdocs.yml") -> list[str]:
     class _Loader(yaml.SafeLoader):
         pass
 
-    # mkdocs.yml names Python objects (!!python/name:…); only the nav is read here.
-    _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
+    # mkdocs.yml has tags (!ENV, !!python/name:…); only the nav is read here.
+    _Loader.add_multi_constructor("", lambda *_: None)
     nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)["nav"]
     paths = []
     for entry in nav:

@@ -1,0 +1,73 @@
+"""The reader's figures (issue 35): Lighthouse's medians per nav page, against a server that
+compresses and caches as a static host does."""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import urllib.request
+from pathlib import Path
+
+from tools.bench import Machine, Readers, results_markdown, selected
+from tools.lighthouse import PageResult, medians, nav_pages, table
+from tools.static_server import YEAR, serving
+
+
+def report(performance: float, tbt: float) -> dict:
+    scores = {"performance": performance, "accessibility": 1, "best-practices": 1, "seo": 1}
+    return {
+        "categories": {name: {"score": score} for name, score in scores.items()},
+        "audits": {
+            "total-blocking-time": {"numericValue": tbt},
+            "largest-contentful-paint": {"numericValue": 2400},
+            "cumulative-layout-shift": {"numericValue": 0.01},
+        },
+    }
+
+
+def test_every_page_of_the_nav_is_measured_home_first() -> None:
+    pages = nav_pages()
+    assert pages[0] == "" and "lesson/" in pages and "language-models/" in pages
+    assert all(page == "" or page.endswith("/") for page in pages)
+
+
+def test_a_page_reports_its_medians_and_the_goals_it_misses() -> None:
+    result = medians("lesson/", [report(0.9, 250), report(0.97, 150), report(0.96, 180)])
+    assert result.scores["performance"] == 0.96 and result.tbt_ms == 180
+    assert result.misses == []
+    slow = medians("x/", [report(0.9, 250)] * 3)
+    assert slow.misses == ["performance", "total blocking time"]
+    row = table([slow]).splitlines()[-1]
+    assert row.startswith("| /x/ | 0.90 | 1.00 | 1.00 | 1.00 | 250 ms |")
+    assert row.endswith("no: performance, total blocking time |")
+
+
+def test_the_results_page_holds_lighthouse_with_the_machines_load() -> None:
+    result = PageResult("", 3, dict.fromkeys(("performance", "accessibility",
+                        "best-practices", "seo"), 1.0), 20, 1800, 0)  # fmt: skip
+    busy = Readers([result], (0.5, 0, 0), (3.5, 0, 0))
+    this = Machine(2, "24 GiB", "Example CPU")
+    page = results_markdown([], datetime.datetime(2026, 12, 4), "./dev bench", this, "", busy)
+    assert "## What a reader's phone gets (Lighthouse)" in page
+    assert "| / | 1.00 | 1.00 | 1.00 | 1.00 | 20 ms | 1.8 s | 0.000 | yes |" in page
+    assert "load average 0.5 before, 3.5 after (2 cores): **busier than its cores**" in page
+    assert selected("lighthouse") == []
+
+
+def test_the_hosts_server_compresses_and_caches_hashed_files_a_year(tmp_path: Path) -> None:
+    (tmp_path / "main.57a0d79d.min.css").write_text("body { color: red }\n" * 50)
+    (tmp_path / "index.html").write_text("<!doctype html><title>x</title>" + " " * 500)
+    with serving(tmp_path, as_host=True) as host:
+
+        def get(path: str) -> tuple[dict[str, str], bytes]:
+            request = urllib.request.Request(host.url + path, headers={"Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(request) as response:
+                return dict(response.headers), response.read()
+
+        headers, body = get("main.57a0d79d.min.css")
+        assert headers["Content-Encoding"] == "gzip" and headers["Cache-Control"] == YEAR
+        assert gzip.decompress(body).startswith(b"body { color: red }")
+        headers, body = get("")
+        assert headers["Content-Encoding"] == "gzip" and "max-age=600" in headers["Cache-Control"]
+    with serving(tmp_path) as plain, urllib.request.urlopen(plain.url) as response:
+        assert response.headers["Content-Encoding"] is None
