@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.support import PHONE, axe_violations, report, site_pages, watch
+from tests.browser.support import BOOT, PHONE, axe_violations, report, site_pages, watch
 from tests.conftest import BuiltSite
 
 # A phone of today's common size (390 CSS px: an iPhone 12 to 15).
@@ -166,3 +166,30 @@ def phone_page(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     finally:
         context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+
+
+# Lighthouse's mobile preset: a Moto G Power's screen.
+LIGHTHOUSE_PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
+
+
+@pytest.mark.parametrize("path", ["lesson/", "simulation/", "language-models/"])
+def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
+    browser: Browser, browser_context_args: dict, path: str
+) -> None:
+    """As Lighthouse audits a fast load: the labs set up, never scrolled to, so the browser
+    still skips them and lays their lines out only when asked (a short guess at a lab's
+    height put its links over the next card's radios)."""
+    context = browser.new_context(
+        **{**browser_context_args, **LIGHTHOUSE_PHONE}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    try:
+        page.goto(path)
+        for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
+            expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+        problems = axe_violations(page, f"{path} (labs set up, as loaded)", as_loaded=True)
+    finally:
+        context.close()
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+    assert not problems, report(problems)
