@@ -56,6 +56,8 @@ class Kind:
     widget: bool = True
     stylesheet: bool = True
     runner: Runner | None = None
+    #: Whether its block shows answers, which a student's printed worksheet leaves out.
+    answers: bool = False
 
     @property
     def fence_name(self) -> str:
@@ -69,6 +71,7 @@ KINDS: tuple[Kind, ...] = (
         "Visual Lab",
         5,
         "lesson_hooks.fences.visual_lab",
+        answers=True,
         ids="site",
         noun="Visual Lab",
         calls=graded_rpc.CALLS,
@@ -78,6 +81,7 @@ KINDS: tuple[Kind, ...] = (
         "quiz",
         5,
         "lesson_hooks.fences.quiz",
+        answers=True,
         ids="site",
         noun="quiz",
         calls=graded_rpc.CALLS,
@@ -87,6 +91,7 @@ KINDS: tuple[Kind, ...] = (
         "guided experiment",
         3,
         "lesson_hooks.fences.experiment",
+        answers=True,
         ids="site",
         noun="experiment",
         calls=experiment_rpc.CALLS,

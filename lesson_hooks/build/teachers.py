@@ -405,10 +405,15 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     return _MARKER.sub(replace, markdown)
 
 
+def marker_lines(markdown: str) -> set[str]:
+    """The names of the ``<!-- generated: NAME -->`` lines in a page's Markdown."""
+    return {match["name"] for match in _MARKER.finditer(markdown)}
+
+
 def _check_read_time(markdown: str, page: Page, config: MkDocsConfig) -> None:
     """A timed page with lab blocks says how long it takes with them, under its title."""
     info = _find(page.file.src_uri)
-    said = {match["name"] for match in _MARKER.finditer(markdown)}
+    said = marker_lines(markdown)
     if info and info.timed and info.labs and not said & {"read-time", "lesson-time"}:
         raise PluginError(
             f"{display_path(page.file, config)}:1: a page with lab blocks tells its reader how "

@@ -1,5 +1,7 @@
 """What a teacher prints: the Visual Lab's concepts and parts, the quiz's answers
-and every guided experiment's explanation, with print media emulated.
+and every guided experiment's explanation, with print media emulated; and the
+two prints a page offers (issue 39), each printed to a real PDF whose text is read:
+a student's worksheet without an answer, the teacher's answer key with them all.
 
 A real print also fires `beforeprint`, on which Material opens every collapsed
 block; `print_view` does both, as the browser would.
@@ -7,7 +9,12 @@ block; `print_view` does both, as the browser would.
 
 from __future__ import annotations
 
+import io
+import re
+
+import pytest
 from playwright.sync_api import Page, expect
+from pypdf import PdfReader
 
 from lesson_hooks.fences.quiz import parse_page as parse_quizzes
 from lesson_hooks.fences.visual_lab import parse_page as parse_visual_labs
@@ -89,3 +96,117 @@ def test_the_teachers_page_prints_as_a_handout(page: Page) -> None:
     expect(answers).to_be_visible()
     for part in MAPPING.spec["parts"]:
         expect(answers.get_by_text(part["answer"], exact=True).first).to_be_visible()
+
+
+# ------------------------------------------------- the worksheet and the answer key
+
+#: Stands in for the browser's print dialog, which headless Chromium does not show:
+#: the page is left as the button set it up to print, and page.pdf() prints it.
+NO_DIALOG = "window.print = () => { document.documentElement.dataset.printAsked = ''; };"
+
+
+@pytest.fixture
+def printer(page: Page) -> Page:
+    """A page whose Print asks no dialog (set before the test's first ``goto``)."""
+    page.add_init_script(NO_DIALOG)
+    return page
+
+
+def words(text: str) -> str:
+    """Text with its line breaks and runs of spaces as single spaces, as a PDF's lines join,
+    and none before punctuation (a PDF's text puts one after code: "`core` ,")."""
+    return re.sub(r" ([,.;:?!)])", r"\1", re.sub(r"\s+", " ", text)).strip()
+
+
+def printed(page: Page, label: str | None) -> str:
+    """The text of the PDF the page prints after its ``label`` button (None: the browser's
+    own Print, with no button)."""
+    if label is not None:
+        button = page.get_by_role("button", name=label)
+        expect(button).to_be_visible()
+        button.click()
+        expect(page.locator("html")).to_have_attribute("data-print-asked", "")
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    pdf = PdfReader(io.BytesIO(page.pdf()))
+    text = "\n".join(sheet.extract_text() for sheet in pdf.pages)
+    # A line may break after a word's own hyphen ("critique-and-" / "revise").
+    return words(text.replace("-\n", "-"))
+
+
+def quiz_answers() -> list[str]:
+    return [words(question["explanation"]) for question in QUIZ.spec["questions"]]
+
+
+def mapping_answers() -> list[str]:
+    return [words(part["explanation"]) for part in MAPPING.spec["parts"]]
+
+
+def test_the_lesson_offers_a_worksheet_that_prints_no_answer(printer: Page) -> None:
+    page = printer
+    page.goto("lesson/")
+    text = printed(page, "Print worksheet")
+    for question in QUIZ.spec["questions"]:
+        assert words(question["text"]) in text
+        for option in question["options"]:
+            assert words(option["text"]) in text
+    for concept in MAPPING.spec["concepts"]:
+        assert concept in text
+    for part in MAPPING.spec["parts"]:
+        assert words(part["text"]) in text
+    for answer in quiz_answers() + mapping_answers():
+        assert answer not in text
+    assert "Answer and explanation" not in text
+    # The button itself is not on paper.
+    assert "Print worksheet" not in text
+
+
+def test_the_lessons_own_print_is_the_teachers_copy(page: Page) -> None:
+    page.goto("lesson/")
+    text = printed(page, None)
+    for answer in quiz_answers() + mapping_answers():
+        assert answer in text
+
+
+def test_a_worksheet_leaves_out_what_this_reader_has_answered(printer: Page) -> None:
+    page = printer
+    """A teacher who tried the quiz first still prints a blank worksheet."""
+    page.goto("lesson/")
+    quiz = page.locator('[data-lab="quiz"]')
+    expect(quiz).to_have_attribute("data-lab-enhanced", "")
+    quiz.locator("input").first.check()
+    quiz.get_by_role("button", name="Check").click()
+    verdict = quiz.locator("[data-lab-verdict]").first
+    expect(verdict).to_be_visible()
+    said = words(verdict.inner_text())
+    text = printed(page, "Print worksheet")
+    assert said not in text
+
+
+def test_the_simulation_worksheet_leaves_out_every_experiments_explanation(printer: Page) -> None:
+    page = printer
+    page.goto("simulation/")
+    experiments = page.locator('[data-lab="experiment"]')
+    expect(experiments.first).to_be_attached()
+    # As the page words them (their Markdown rendered), read before printing.
+    questions = [words(q) for q in experiments.locator("legend").all_text_contents()]
+    explanations = [
+        words(p)
+        for p in experiments.locator("[data-lab-experiment-explanation] p").all_text_contents()
+    ]
+    assert questions and explanations
+    text = printed(page, "Print worksheet")
+    for question in questions:
+        assert question in text
+    for explanation in explanations:
+        assert explanation not in text
+
+
+def test_the_teachers_page_prints_its_answer_key(printer: Page) -> None:
+    page = printer
+    page.goto("teachers/")
+    text = printed(page, "Print answer key")
+    for answer in mapping_answers():
+        assert answer in text
+    for question in QUIZ.spec["questions"]:
+        assert words(question["explanation"]) in text
