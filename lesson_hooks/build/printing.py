@@ -18,8 +18,8 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from lab.kinds import KINDS
-from lesson_hooks.build.teachers import marker_lines
 from lesson_hooks.fences.scan import find_lab_fences
+from lesson_hooks.support.pages import marker_lines
 
 #: The fences whose blocks show answers.
 ANSWERING = frozenset(kind.fence_name for kind in KINDS if kind.answers)

@@ -10,6 +10,11 @@ never in ``docs/`` or in git; the precache manifest lists it as it lists every
 file of the site. It is left as written, not minified (``minify.py`` takes the
 files of ``docs/`` only): a few short lines with nothing to strip but the one
 comment that says where they come from.
+
+It also carries what starting Python downloads, in bytes, read from the
+runtime's manifest (``runtime.json``, which ``runtime.py`` writes just before
+from the vendored files' sizes): the status line says it, so the figure is
+the build's own, never a number typed into a script.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -27,10 +33,26 @@ from lesson_hooks.support.paths import LAB_DIR
 
 #: Where the module is served from (beside labs.js, protocol.js and client.js).
 RULES_MODULE = f"{LAB_DIR}/rules.js"
-HEADER = "// Made by the build (lesson_hooks/build/rules.py) from lab/core/rules.py: edit that."
+#: The runtime's manifest (lesson_hooks/build/runtime.py), read for its sizes.
+RUNTIME_MANIFEST = f"{LAB_DIR}/runtime.json"
+HEADER = (
+    "// Made by the build (lesson_hooks/build/rules.py) from lab/core/rules.py "
+    "(edit that) and the vendored runtime's sizes (runtime.json)."
+)
 
 
-def module_text(rules: Mapping[str, str] = FOR_THE_PAGE) -> str:
+def download_figures(manifest: Mapping[str, Any]) -> dict[str, int]:
+    """What starting Python downloads, in bytes: everything (the runtime, the lab and
+    the memory snapshot), and what a reader saving data downloads (no snapshot)."""
+    without_snapshot = int(manifest["bytes"])
+    snapshot = manifest.get("snapshot")
+    return {
+        "PYTHON_DOWNLOAD_BYTES": without_snapshot + (int(snapshot["size"]) if snapshot else 0),
+        "PYTHON_DOWNLOAD_BYTES_SAVING_DATA": without_snapshot,
+    }
+
+
+def module_text(rules: Mapping[str, Any] = FOR_THE_PAGE) -> str:
     """The module's text: ``export const NAME = "value";`` per rule, in order."""
     lines = [HEADER]
     for name, value in rules.items():
@@ -47,5 +69,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             f"{Path(config.docs_dir) / RULES_MODULE} would hide the generated module: "
             "remove it and edit lab/core/rules.py instead."
         )
-    files.append(File.generated(config, RULES_MODULE, content=module_text()))
+    runtime = files.get_file_from_path(RUNTIME_MANIFEST)
+    if runtime is None:
+        raise PluginError(f"{RUNTIME_MANIFEST} is missing: runtime.py's hook must run first.")
+    figures = download_figures(json.loads(runtime.content_string))
+    files.append(
+        File.generated(config, RULES_MODULE, content=module_text({**FOR_THE_PAGE, **figures}))
+    )
     return files

@@ -34,7 +34,7 @@ from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
 from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.simulation.code_panel import highlighted
-from lesson_hooks.support.pages import display_path
+from lesson_hooks.support.pages import MARKER, display_path, marker_lines
 
 WORDS_PER_MINUTE = 200
 # Minutes a reader spends on a lab block of each kind beyond its page's words, and
@@ -52,7 +52,6 @@ MARKERS = (
     "exercises",
     "answers",
 )
-_MARKER = re.compile(r"^<!-- generated: (?P<name>[\w-]+) -->[ \t]*$", re.MULTILINE)
 
 _FENCED = re.compile(r"^([ \t>]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
 _NOT_PROSE = (
@@ -402,12 +401,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         return f"\n{made}\n"
 
     _check_read_time(markdown, page, config)
-    return _MARKER.sub(replace, markdown)
-
-
-def marker_lines(markdown: str) -> set[str]:
-    """The names of the ``<!-- generated: NAME -->`` lines in a page's Markdown."""
-    return {match["name"] for match in _MARKER.finditer(markdown)}
+    return MARKER.sub(replace, markdown)
 
 
 def _check_read_time(markdown: str, page: Page, config: MkDocsConfig) -> None:

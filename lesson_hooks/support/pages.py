@@ -1,13 +1,22 @@
-"""A page as a contributor names it, for every located build error."""
+"""A page as a contributor names it, for every located build error; a page's generated lines."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-__all__ = ["display_path"]
+__all__ = ["MARKER", "display_path", "marker_lines"]
+
+#: A line the build fills (``lesson_hooks/build/teachers.py``): ``<!-- generated: NAME -->``.
+MARKER = re.compile(r"^<!-- generated: (?P<name>[\w-]+) -->[ \t]*$", re.MULTILINE)
+
+
+def marker_lines(markdown: str) -> set[str]:
+    """The names of the ``<!-- generated: NAME -->`` lines in a page's Markdown."""
+    return {match["name"] for match in MARKER.finditer(markdown)}
 
 
 def display_path(file: File, config: MkDocsConfig) -> str:

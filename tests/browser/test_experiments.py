@@ -166,19 +166,26 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     experiment = page.locator(f'[data-lab-experiment="{t.id}"]')
     expect(experiment).to_have_attribute("data-lab-enhanced", "")
     expect(page.locator(SIMULATION)).to_have_attribute("data-lab-enhanced", "")
+    # Python ready before the run: the card once began "…settings: Python is ready.".
+    expect(page.locator(SIMULATION)).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     experiment.evaluate(RECORD_STATUS)
     radio(experiment, t, t.answer).click()
     run_button(experiment).click()
     status = experiment.locator("[data-lab-experiment-status]")
     expect(experiment).to_have_attribute("data-lab-experiment-state", "running")
     expect(status).to_contain_text(
-        re.compile(r"In the lab, with this experiment's settings: Training seed \d+ of 20"),
+        re.compile(r"Running in the lab with this experiment's settings\. Training seed \d+ of 20"),
         timeout=BOOT,
     )
     expect(experiment.locator("[data-lab-experiment-result]")).to_be_hidden()
     expect_outcome(experiment, t.id, t.answer)
     seen = page.evaluate("window.seenStatus")
-    assert any(s.startswith("In the lab, with this experiment's settings: ") for s in seen)
+    mirrored = [
+        s for s in seen if s.startswith("Running in the lab with this experiment's settings. ")
+    ]
+    assert mirrored
+    # Each reads as news of the run, never the status line's "Python is ready." (issue 39).
+    assert not [s for s in mirrored if s.endswith("Python is ready.")]
     # The card's own compact result: the outcome, the counts over seeds, the way to the charts.
     result = experiment.locator("[data-lab-experiment-result]")
     expect(result).to_be_visible()

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
+from lesson_hooks.build.rules import RUNTIME_MANIFEST, download_figures
 from tests.browser.conftest import PageErrors
 from tests.browser.support import BOOT
+from tests.conftest import BuiltSite
 
 PYODIDE = re.compile(r"/assets/vendor/pyodide/")
 LAB = "[data-lab]"
@@ -48,6 +51,76 @@ def test_python_starts_while_the_reader_reads_far_above_the_lab(page: Page) -> N
     assert any(url.endswith("pyodide.asm.wasm") for url in seen)
     box = lab.bounding_box()
     assert box and box["y"] > 3 * page.viewport_size["height"]  # type: ignore[index]
+
+
+def megabytes(site: BuiltSite, *, saving_data: bool = False) -> float:
+    """What the build says starting Python downloads, in MB (from the vendored files)."""
+    manifest = json.loads((site.dir / RUNTIME_MANIFEST).read_text(encoding="utf-8"))
+    figures = download_figures(manifest)
+    name = "PYTHON_DOWNLOAD_BYTES_SAVING_DATA" if saving_data else "PYTHON_DOWNLOAD_BYTES"
+    return figures[name] / 1e6
+
+
+def test_the_status_line_says_when_python_starts_and_what_it_downloads(
+    page: Page, site: BuiltSite
+) -> None:
+    """Issue 39: the line said "Python starts when you reach the lab" while 21 MB
+    started downloading 5 s after arrival; it now says that, with the build's figure."""
+    page.clock.install()
+    seen = pyodide_requests(page)
+    page.goto("lesson/")
+    lab = page.locator(LAB).first
+    status = lab.get_by_role("status")
+    expect(status).to_have_text(
+        f"Python starts after 5 s on this page, or sooner when you scroll down or reach a "
+        f"lab: about {megabytes(site):.1f} MB to download, unless this browser has it already."
+    )
+    assert megabytes(site) > 15  # the snapshot included: about 21 MB
+    page.clock.run_for(4_000)
+    expect(lab).to_have_attribute("data-lab-state", "idle")
+    assert seen == []
+    page.clock.run_for(2_000)  # as the line said: after 5 s
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    assert any(url.endswith("pyodide.asm.wasm") for url in seen)
+
+
+def test_a_reader_may_choose_to_start_python_only_when_they_ask(
+    page: Page, site: BuiltSite
+) -> None:
+    """Reaching a lab starts Python; its status line offers to stop that and wait
+    for the reader to ask, on every page from then on, until they undo it."""
+    page.clock.install()
+    seen = pyodide_requests(page)
+    page.goto("lesson/")
+    labs = page.locator(LAB)
+    first, last = labs.first, labs.last
+    with page.expect_worker(lambda w: w.url.endswith("/assets/lab/worker.js")) as made:
+        first.scroll_into_view_if_needed()  # reaching the lab starts Python
+    python = made.value
+    choose = first.get_by_role("button", name="Stop, and start only when I ask")
+    with python.expect_event("close"):  # the download stops with its worker
+        choose.click()
+    # Every lab of the page says so at once, with the smaller download (no snapshot).
+    saving = round(megabytes(site, saving_data=True))
+    for lab in (first, last):
+        expect(lab).to_have_attribute("data-lab-state", "idle")
+        expect(lab.get_by_role("status")).to_have_text(
+            "To save data, Python starts only when you ask."
+        )
+        expect(lab.get_by_role("button", name=f"Start Python, about {saving} MB")).to_be_visible()
+    last.scroll_into_view_if_needed()  # reaching another lab starts nothing
+    expect(last).to_have_attribute("data-lab-state", "idle")
+    # The choice is kept for the next page (and visit), and can be undone there.
+    page.goto("simulation/")
+    before = len(seen)
+    lab = page.locator('[data-lab="simulation"]')
+    expect(lab.get_by_role("status")).to_have_text("To save data, Python starts only when you ask.")
+    page.clock.run_for(10_000)  # reading starts nothing
+    expect(lab).to_have_attribute("data-lab-state", "idle")
+    assert len(seen) == before
+    lab.get_by_role("button", name="Start Python by itself").click()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    assert page.evaluate("localStorage.getItem('lab-python-on-request')") is None
 
 
 def test_an_experiment_card_reached_by_a_link_starts_python(page: Page) -> None:

@@ -19,8 +19,10 @@ def test_no_status_button_shows_once_python_is_ready(page: Page, kind: str) -> N
     lab.scroll_into_view_if_needed()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     expect(lab.locator("[data-lab-status]")).to_have_text("Python is ready.")
-    controls = lab.locator(".lab-status__retry, .lab-status__start, .lab-status__download")
+    controls = lab.locator(
+        ".lab-status__retry, .lab-status__start, .lab-status__choice, .lab-status__download"
+    )
     # The controls exist (status.js adds them hidden), and none is visible.
-    expect(controls).to_have_count(3)
+    expect(controls).to_have_count(4)
     for control in controls.all():
         expect(control).to_be_hidden()

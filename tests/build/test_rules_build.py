@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 from urllib.parse import unquote
 
-from lesson_hooks.build.rules import RULES_MODULE, module_text
+from lab.core.rules import FOR_THE_PAGE
+from lesson_hooks.build.rules import RULES_MODULE, RUNTIME_MANIFEST, download_figures, module_text
 from tests.conftest import BuiltSite
 
 
 def test_the_site_has_the_rules_module_as_python_writes_it(site: BuiltSite) -> None:
-    assert (site.dir / RULES_MODULE).read_text(encoding="utf-8") == module_text()
+    manifest = json.loads((site.dir / RUNTIME_MANIFEST).read_text(encoding="utf-8"))
+    figures = download_figures(manifest)
+    expected = module_text({**FOR_THE_PAGE, **figures})
+    assert (site.dir / RULES_MODULE).read_text(encoding="utf-8") == expected
+    # The download the status line states is the vendored files' own (issue 39).
+    vendored = (site.dir / RUNTIME_MANIFEST).parent / manifest["pyodide"]["indexURL"]
+    sizes = sum(f.stat().st_size for f in vendored.iterdir())
+    lab = (site.dir / "assets/lab" / manifest["archive"]).stat().st_size
+    assert figures["PYTHON_DOWNLOAD_BYTES"] == sizes + lab
     # Not minified (minify.py takes docs/ only) and so no source map to go with it.
     assert not (site.dir / f"{RULES_MODULE}.map").exists()
 

@@ -11,6 +11,8 @@ import {
   Request,
   SIGINT,
 } from "./protocol.js";
+import { PYTHON_DOWNLOAD_BYTES, PYTHON_DOWNLOAD_BYTES_SAVING_DATA } from "./rules.js";
+import { readItem, writeItem } from "./shared/storage.js";
 
 export const State = Object.freeze({
   IDLE: "idle",
@@ -63,7 +65,8 @@ class Runtime {
   // Shared with every worker of this tab; null where Stop must restart.
   #interrupt = interruptBuffer();
   #stopping = null; // the interrupt under way: a second SIGINT could land in Python's clean-up
-  status = { state: State.IDLE, message: "Python starts when you reach the lab." };
+  // Until a status line (shared/status.js) says when Python starts.
+  status = { state: State.IDLE, message: "Python has not started yet." };
 
   /**
    * Boot the worker and the `lab` package; memoized until a failure or stop.
@@ -153,9 +156,23 @@ class Runtime {
     return stopping;
   }
 
-  /** Offer the reader a start instead of starting by itself (data saving). */
-  offerStart(message) {
-    if (this.status.state === State.IDLE) this.#setStatus(State.IDLE, message, { offer: true });
+  /**
+   * Stop a start under way, for a reader who now wants Python only when they ask:
+   * its download ends with its worker, and the status lines wait again.
+   * Anything waiting for that start fails as stopped.
+   */
+  cancelStart(message) {
+    if (this.status.state !== State.LOADING) return;
+    this.#discard(new StoppedError(message));
+    this.#setStatus(State.IDLE, message, { offer: true });
+  }
+
+  /**
+   * While Python has not started, what the status lines say: when it will
+   * start, or (`offer`, data saving) that it starts when the reader asks.
+   */
+  waitToStart(message, { offer = false } = {}) {
+    if (this.status.state === State.IDLE) this.#setStatus(State.IDLE, message, { offer });
   }
 
   subscribe(listener) {
@@ -277,23 +294,38 @@ function describeBootFailure(err) {
   return `Python could not start${detail}. The lesson is still here to read; check your connection and retry.`;
 }
 
+// A reader's own choice, kept in this browser: Python starts only when they ask.
+const ON_REQUEST_KEY = "lab-python-on-request";
+
+/** True when the reader chose, on a status line, to start Python only when they ask. */
+export function startsOnRequest() {
+  return readItem(ON_REQUEST_KEY) !== null;
+}
+
+/** Keep (or forget) the reader's choice to start Python only when they ask. */
+export function chooseStartOnRequest(onRequest) {
+  writeItem(ON_REQUEST_KEY, onRequest ? "yes" : null);
+}
+
 /**
- * True when the browser says the reader wants to save data, or is on a slow
- * connection (Network Information API; absent in Firefox and Safari).
+ * True when the reader wants to save data: their own choice (above), or their
+ * browser says so (Save-Data) or is on a slow connection (Network Information
+ * API; absent in Firefox and Safari).
  */
 export function savingData() {
   const connection = navigator.connection;
-  return Boolean(connection?.saveData || /(^|-)2g$/.test(connection?.effectiveType ?? ""));
+  return (
+    startsOnRequest() ||
+    Boolean(connection?.saveData || /(^|-)2g$/.test(connection?.effectiveType ?? ""))
+  );
 }
 
-const MANIFEST_URL = new URL("runtime.json", import.meta.url);
-
-/** What starting Python downloads, in bytes (without the snapshot when saving data). */
-export async function downloadBytes() {
-  const response = await fetch(MANIFEST_URL);
-  if (!response.ok) throw new Error(`Could not download runtime.json (HTTP ${response.status}).`);
-  const { bytes, snapshot } = await response.json();
-  return bytes + (snapshot && !savingData() ? snapshot.size : 0);
+/**
+ * What starting Python downloads, in bytes (without the memory snapshot when
+ * saving data): the build's figures from the vendored files (rules.js).
+ */
+export function downloadBytes() {
+  return savingData() ? PYTHON_DOWNLOAD_BYTES_SAVING_DATA : PYTHON_DOWNLOAD_BYTES;
 }
 
 // What a page that is not cross-origin isolated asks its worker with, so that

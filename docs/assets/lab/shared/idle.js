@@ -35,14 +35,14 @@ export function whenNear(element, callback, { margin = NEAR_VIEWPORT, touch = tr
 }
 
 // A reader who has stayed this long (ms, the page visible) is reading, not passing by.
-const READING_DWELL = 5000;
+export const READING_DWELL = 5000;
 // Nor is one who has scrolled this many screens down the page.
 const READING_DEPTH = 1.5;
 
 /**
  * Call `callback` once the reader is reading the page: it has been visible for
  * READING_DWELL ms in all, or scrolled READING_DEPTH screens, then when the
- * main thread is idle. Python's download (19 MB) then overlaps the reading, so
+ * main thread is idle. Python's download (about 21 MB) then overlaps the reading, so
  * a lab far down the page is ready when the reader reaches it; a reader who
  * only passes through a page downloads nothing. Returns a function that
  * cancels the wait.

@@ -84,7 +84,7 @@ export function announceRunEnd(root, state, result = null, chart = null) {
 /**
  * While `running()`, dispatch RUN_PROGRESS on `root` whenever its words on the
  * run change: the status `line` until Python is ready (the download, the
- * start), then the `progress` line. Until `signal` aborts.
+ * start), then the `progress` line alone. Until `signal` aborts.
  */
 export function reportRunProgress(root, { line, progress, running, signal }) {
   let last = "";
@@ -93,8 +93,10 @@ export function reportRunProgress(root, { line, progress, running, signal }) {
       last = "";
       return;
     }
+    // Once Python is ready the status line only says so ("Python is ready."),
+    // which is no news of the run: then only the progress line speaks.
     const ready = root.dataset.labState === "ready";
-    const text = ((ready && progress?.textContent) || line?.textContent || "").trim();
+    const text = ((ready ? progress?.textContent : line?.textContent) || "").trim();
     if (!text || text === last) return;
     last = text;
     root.dispatchEvent(new CustomEvent(RUN_PROGRESS, { detail: { text } }));

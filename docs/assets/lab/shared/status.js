@@ -1,6 +1,13 @@
 // The status line every lab shows, and the lazy start of the tab's Python.
-import { downloadBytes, getRuntime, State, savingData } from "../client.js";
-import { whenNear, whenReading } from "./idle.js";
+import {
+  chooseStartOnRequest,
+  downloadBytes,
+  getRuntime,
+  State,
+  savingData,
+  startsOnRequest,
+} from "../client.js";
+import { READING_DWELL, whenNear, whenReading } from "./idle.js";
 
 // A download quicker than this needs no progress bar (it would only flash).
 const SHOW_PROGRESS_AFTER_MS = 500;
@@ -85,16 +92,52 @@ function statusButton(line, name, text, act) {
   return button;
 }
 
-/** A button that starts Python, for readers whose browser asks to save data. */
-function makeStartButton(line, runtime) {
-  const button = statusButton(line, "start", "Start Python", () => runtime.start());
+const ON_REQUEST = "To save data, Python starts only when you ask.";
+
+/** When Python starts by itself, and what it downloads (the build's figure). */
+function startsByItself() {
+  return (
+    `Python starts after ${READING_DWELL / 1000} s on this page, or sooner when you scroll ` +
+    `down or reach a lab: about ${megabytes(downloadBytes())} to download, unless this ` +
+    "browser has it already."
+  );
+}
+
+/**
+ * The buttons of a Python that has not started: "Start Python, about N MB" for
+ * a reader saving data, and the reader's choice between starting by itself and
+ * starting only when asked (kept in this browser, for every page and lab).
+ */
+function makeStartButtons(line, runtime) {
+  const start = statusButton(line, "start", "Start Python", () => runtime.start());
+  const choice = statusButton(line, "choice", "", async () => {
+    chooseStartOnRequest(!startsOnRequest());
+    if (savingData()) runtime.cancelStart(ON_REQUEST); // a download under way stops
+    explain();
+    if (!savingData()) runtime.start().catch(() => {});
+  });
+  const explain = () => {
+    if (savingData()) runtime.waitToStart(ON_REQUEST, { offer: true });
+    else runtime.waitToStart(startsByItself());
+  };
   return {
-    async offer() {
-      runtime.offerStart("To save data, Python starts only when you ask.");
-      const bytes = await downloadBytes().catch(() => null);
-      if (bytes) button.textContent = `Start Python, about ${Math.round(bytes / 1e6)} MB`;
+    explain,
+    show({ state, offer }) {
+      const idle = state === State.IDLE;
+      start.textContent = `Start Python, about ${Math.round(downloadBytes() / 1e6)} MB`;
+      start.hidden = !(idle && offer);
+      // The reader's own choice can be undone; the browser's Save-Data is the browser's.
+      // While Python downloads, choosing stops the download too.
+      if (startsOnRequest()) choice.textContent = "Start Python by itself";
+      else if (state === State.LOADING) choice.textContent = "Stop, and start only when I ask";
+      else choice.textContent = "Start only when I ask";
+      const choosing = idle || (state === State.LOADING && !startsOnRequest());
+      choice.hidden = !choosing || (savingData() && !startsOnRequest());
     },
-    button,
+    remove() {
+      start.remove();
+      choice.remove();
+    },
   };
 }
 
@@ -109,29 +152,29 @@ export function mountLabStatus(root) {
   line.setAttribute("role", "status");
   const retry = statusButton(line, "retry", "Retry", () => runtime.retry());
   const progress = makeProgressBar(line);
-  const offer = makeStartButton(line, runtime);
-  const automatic = !savingData();
-
+  const buttons = makeStartButtons(line, runtime);
+  // Read when it fires: the reader may have chosen meanwhile, on this lab or another.
   const start = () => {
-    if (automatic)
-      runtime.start().catch(() => {}); // the status line reports failures
-    else offer.offer();
+    if (savingData()) buttons.explain();
+    else runtime.start().catch(() => {}); // the status line reports failures
   };
 
-  const unsubscribe = runtime.subscribe(({ state, message, download, offer: offered }) => {
+  const unsubscribe = runtime.subscribe((status) => {
+    const { state, message, download } = status;
     root.dataset.labState = state;
     line.textContent = message;
     retry.hidden = state !== State.ERROR;
-    offer.button.hidden = !(state === State.IDLE && offered);
+    buttons.show(status);
     progress.update(state === State.LOADING ? download : null);
   });
+  buttons.explain();
 
   // Started early enough that Python is ready by the time the reader acts;
   // when saving data, touching the lab only offers the start.
-  const stopWaiting = whenNear(root, start, { touch: automatic });
+  const stopWaiting = whenNear(root, start, { touch: !savingData() });
   // And earlier, once the reader is reading the page (never when saving data):
   // the download overlaps the reading instead of the reader waiting at the lab.
-  const stopReading = automatic ? whenReading(start) : () => {};
+  const stopReading = whenReading(start);
 
   return {
     dispose() {
@@ -140,7 +183,7 @@ export function mountLabStatus(root) {
       unsubscribe();
       retry.remove();
       progress.remove();
-      offer.button.remove();
+      buttons.remove();
     },
   };
 }

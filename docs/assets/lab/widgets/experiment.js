@@ -241,7 +241,7 @@ export default class ExperimentLab {
     lab.addEventListener(
       RUN_PROGRESS,
       (event) => {
-        this.#status.textContent = `In the lab, with this experiment's settings: ${event.detail.text}`;
+        this.#status.textContent = `Running in the lab with this experiment's settings. ${event.detail.text}`;
       },
       { signal: waiting.signal },
     );
