@@ -188,6 +188,18 @@ def render_lab(lab: LanguageModelsLab, archive: str | None = None) -> Markup:
                 "the one after.",
             ),
             "\n",
+            # Which update the view shows, and of which run (language-models.js): a Step's
+            # words go here, so the lab's summary stays the Run's, beside its curve.
+            el(
+                "p",
+                {
+                    "class": "lm-caption lm-step-note",
+                    "data-lab-step-note": True,
+                    "aria-live": "polite",
+                    "hidden": True,
+                },
+            ),
+            "\n",
             # Rendered by lab.lm.render through the markup builder; the memo hands back text.
             el("div", {"data-lab-step": True, "data-lab-html": "step"}, trusted(shown["step"])),
             "\n",

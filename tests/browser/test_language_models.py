@@ -46,6 +46,11 @@ def summary(lab: Locator) -> Locator:
     return lab.locator("[data-lab-summary]")
 
 
+def step_note(lab: Locator) -> Locator:
+    """What "One update, up close" says of the update it shows."""
+    return lab.locator("[data-lab-step-note]")
+
+
 def press(lab: Locator, name: str, ends: str) -> None:
     """Press Run or Step and wait until the lab's data-lab-run says ``ends``."""
     button(lab, name).click()
@@ -95,7 +100,7 @@ def test_step_shows_a_group_with_rewards_and_advantages_as_cpython_computes_them
         shown = step["group"][step["shown"]]
         expect(rows.nth(step["shown"])).to_have_class("is-shown")
         expect(rows.nth(step["shown"]).locator("td").nth(3)).to_have_text(f"{shown['reward']:g}")
-        expect(summary(lab)).to_have_text(
+        expect(step_note(lab)).to_have_text(
             re.compile(rf"^Update {update}: mean reward {step['mean_reward']:.2f}\. ")
         )
         # One advantage tints every token alike; each shows its own probability.
@@ -117,6 +122,54 @@ def test_the_first_step_moves_on_from_the_update_the_page_was_built_with(page: P
     rect = step_language_models({}, 2)["sample"]["helper"][1]
     expect(lab.locator(".lm-tokens").first.locator("li").nth(1)).to_contain_text(
         f"{rect['before']:.3f} → {rect['after']:.3f}alone {rect['alone']:.3f}"
+    )
+
+
+def test_a_step_after_a_run_leaves_the_runs_summary_beside_its_curve(page: Page) -> None:
+    """Issue 39: a Step after a Run replaced the Run's summary while its curve stayed."""
+    lab = open_lab(page)
+    expected = run_as_cpython(lab, seed="1")
+    chart = lab.locator("svg.lm-chart")
+    curve = chart.get_attribute("aria-label")
+    press(lab, "Step", "stepped")
+    expect(summary(lab)).to_have_text(expected["summary"])
+    expect(chart).to_have_attribute("aria-label", curve or "")
+    # The step speaks in its own block, and says it belongs to the run drawn.
+    expect(step_note(lab)).to_have_text(
+        re.compile(r"^Update 1: .* This is update 1 of the run the reward curve shows\.$")
+    )
+    press(lab, "Step", "stepped")
+    expect(step_note(lab)).to_contain_text("This is update 2 of the run the reward curve shows.")
+    expect(summary(lab)).to_have_text(expected["summary"])
+
+
+def test_after_a_run_the_up_close_view_says_which_update_of_which_run_it_shows(
+    page: Page,
+) -> None:
+    """Issue 39: after a Run, "One update, up close" still showed an earlier Step."""
+    lab = open_lab(page)
+    settle(lab, seed="3", **QUICK)
+    press(lab, "Step", "stepped")
+    press(lab, "Step", "stepped")
+    expect(lab.get_by_role("heading", name=re.compile("^Update 2:"))).to_be_visible()
+    # A run of other settings: the view keeps seed 3's update 2, and says it is not this run's.
+    run_as_cpython(lab, seed="4")
+    expect(step_note(lab)).to_contain_text(
+        "Update 2 here is of a run with other settings than the reward curve's."
+    )
+    # A run of the stepped settings: the same update is now the curve's own.
+    run_as_cpython(lab, seed="3")
+    expect(step_note(lab)).to_contain_text("This is update 2 of the run the reward curve shows.")
+
+
+def test_the_page_built_update_is_said_to_be_the_default_runs(page: Page) -> None:
+    """Before any Step the view shows update 1 of the defaults, which a default Run draws."""
+    lab = open_lab(page)
+    expect(step_note(lab)).to_be_hidden()
+    settle(lab, updates="30")
+    press(lab, "Run", "done")
+    expect(step_note(lab)).to_have_text(
+        "Update 1 here is of a run with other settings than the reward curve's."
     )
 
 

@@ -7,6 +7,10 @@
 // arrive as HTML rendered by lab/lm/render.py, the same code the build uses.
 // This module adds Step (one update replayed from the seed, so the worker
 // keeps no state) and the reward curve, drawn with the labs' line chart.
+//
+// The summary and the curve are always one run's: a Step says its words in
+// its own block ("One update, up close"), whose note says which update it
+// shows and whether that is of the run the curve shows (issue 39).
 import { CARD_MAX_HEIGHT, frame, LineChart, MARGIN, standalone } from "../shared/line-chart.js";
 import { cardPlot, Run, RunLab } from "../shared/run-lab.js";
 
@@ -92,6 +96,10 @@ export default class LanguageModelsLab extends RunLab {
   #seeds;
   #nextUpdate = 1;
   #stepKey = null; // the settings the Step counter belongs to
+  #shown = null; // the update the up-close view shows: {update, sentence}
+  #runKey = null; // the settings of the run under way
+  #curveKey = null; // the settings of the run the curve shows
+  #stepNote;
 
   constructor(root) {
     super(root, {
@@ -104,7 +112,9 @@ export default class LanguageModelsLab extends RunLab {
     if (root.querySelector("[data-lab-step-built]")) {
       this.#stepKey = JSON.stringify(this.read());
       this.#nextUpdate = 2;
+      this.#shown = { update: 1, sentence: "" };
     }
+    this.#stepNote = root.querySelector("[data-lab-step-note]");
     this.#curve = root.querySelector("[data-lab-curve]");
     this.#chart = new LineChart(root.querySelector("[data-lab-plot]"), curve, { fits: true });
     // The key's window (the fence's markup) is the one the thick line averages over.
@@ -130,12 +140,14 @@ export default class LanguageModelsLab extends RunLab {
     super.dispose();
   }
 
-  starting() {
+  starting(params) {
     this.summary.textContent = "";
+    this.#runKey = JSON.stringify(params);
   }
 
   progressed(partial, params) {
     if (partial.phase === "learned") {
+      this.#drawing();
       this.#curve.hidden = false;
       this.#bandKey.hidden = true;
       const safe = Number(params.safe_reward);
@@ -151,6 +163,7 @@ export default class LanguageModelsLab extends RunLab {
 
   finished(result) {
     const p = result.params;
+    this.#drawing();
     this.#curve.hidden = false;
     const band = result.curve_band ?? null;
     const data = { rewards: result.curve, updates: p.updates, safe: p.safe_reward, band };
@@ -183,13 +196,39 @@ export default class LanguageModelsLab extends RunLab {
     ];
   }
 
+  /** The curve now shows the run under way: the up-close view says how it relates. */
+  #drawing() {
+    if (this.#curveKey === this.#runKey) return;
+    this.#curveKey = this.#runKey;
+    this.#describeStep();
+  }
+
+  /**
+   * The up-close view's note: the update it shows, the Step's words on it, and
+   * whether it is of the run the curve shows.
+   */
+  #describeStep() {
+    const shown = this.#shown;
+    if (!shown) return;
+    let relation = "";
+    if (this.#curveKey !== null) {
+      relation =
+        this.#curveKey === this.#stepKey
+          ? ` This is update ${shown.update} of the run the reward curve shows.`
+          : ` Update ${shown.update} here is of a run with other settings than the reward ` +
+            "curve's.";
+    }
+    const text = `${shown.sentence}${relation}`.trim();
+    this.#stepNote.textContent = text;
+    this.#stepNote.hidden = !text;
+  }
+
   async #step() {
     if (this.busy) return;
     const params = this.read();
     const key = JSON.stringify(params);
     if (key !== this.#stepKey) this.#nextUpdate = 1;
     const update = this.#nextUpdate;
-    this.summary.textContent = "";
     this.progress.textContent = `Replaying the run up to update ${update}…`;
     const step = await this.call(
       "step_language_models",
@@ -202,11 +241,15 @@ export default class LanguageModelsLab extends RunLab {
     this.fill({ step: step.html });
     this.progress.textContent = "";
     this.setRun(Run.STEPPED);
-    const shown = step.sample;
-    this.summary.textContent =
-      `Update ${step.update}: mean reward ${step.mean_reward.toFixed(2)}. ` +
-      `Response ${step.shown + 1} has the largest advantage, ${shown.advantage.toFixed(2)}, ` +
-      "applied to every one of its tokens.";
+    const sample = step.sample;
+    this.#shown = {
+      update: step.update,
+      sentence:
+        `Update ${step.update}: mean reward ${step.mean_reward.toFixed(2)}. ` +
+        `Response ${step.shown + 1} has the largest advantage, ${sample.advantage.toFixed(2)}, ` +
+        "applied to every one of its tokens.",
+    };
+    this.#describeStep();
   }
 
   stopped(err) {
