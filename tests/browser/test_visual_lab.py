@@ -135,6 +135,43 @@ def phone(browser: Browser, site: BuiltSite) -> Iterator[tuple[Page, PageErrors]
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
 
 
+# ---------------------------------------------------------- back to top
+
+
+SCROLL_UP_A_LITTLE = (
+    "async () => { scrollBy(0, 300); await new Promise(requestAnimationFrame);"
+    " await new Promise(requestAnimationFrame); scrollBy(0, -150); }"
+)
+
+
+def test_back_to_top_stays_off_the_chips_while_the_reader_works_in_the_lab(
+    phone: tuple[Page, PageErrors],
+) -> None:
+    """Issue 39: scrolling up while placing concepts brought Material's "Back to top"
+    pill over the top chip."""
+    page, _ = phone
+    page.goto("lesson/")
+    lab = page.locator('[data-lab="visual-lab"]')
+    expect(lab).to_have_attribute("data-lab-enhanced", "")
+    pill = page.locator(".md-top")
+    heading = page.get_by_role("heading", name="Why This Matters")
+    heading.scroll_into_view_if_needed()
+    page.evaluate(SCROLL_UP_A_LITTLE)
+    expect(pill).to_be_visible()  # elsewhere on the page the pill shows, as Material's
+    chip = lab.locator("[data-lab-chip]").first
+    chip.scroll_into_view_if_needed()
+    chip.tap()
+    expect(chip).to_have_attribute("aria-pressed", "true")
+    page.evaluate(SCROLL_UP_A_LITTLE)
+    expect(pill).to_be_hidden()
+    # Back to reading (the chip put down, a tap on the text outside): the pill is back.
+    chip.tap()
+    expect(chip).to_have_attribute("aria-pressed", "false")
+    lab.locator("xpath=preceding::p[1]").tap()
+    page.evaluate(SCROLL_UP_A_LITTLE)
+    expect(pill).to_be_visible()
+
+
 # ---------------------------------------------------------------- without JS
 
 
