@@ -23,6 +23,7 @@ from lesson_hooks.build.precache import (
     build_manifest,
     render_service_worker,
 )
+from tests.browser.conftest import PageErrors
 from tests.browser.support import build_site
 from tests.conftest import ROOT
 from tools.static_server import StaticHandler
@@ -199,7 +200,7 @@ def search(page: Page, query: str) -> None:
 
 
 def test_hosted_site_works_offline_after_one_visit(
-    context: BrowserContext, page: Page, hosted: ServedSite
+    context: BrowserContext, page: Page, hosted: ServedSite, page_errors: PageErrors
 ) -> None:
     seen = requests_seen(context)
     page.goto(hosted.url + "lesson/")
@@ -221,6 +222,7 @@ def test_hosted_site_works_offline_after_one_visit(
         page.reload()
         expect(heading(page)).to_be_visible()
         expect(page.locator(NOTE)).to_have_text("Available offline")
+    expect_not_found_page(page, hosted.url + "no-such-page/", page_errors)
     search(page, "reward")
     page.goto(hosted.url + "lesson/")
     reach_lab(page)
@@ -321,7 +323,7 @@ def test_a_new_deploy_replaces_the_cache_and_reuses_unchanged_files(
 
 
 def test_a_sub_path_deploy_scopes_the_worker_to_its_path(
-    context: BrowserContext, page: Page, sub_path: ServedSite
+    context: BrowserContext, page: Page, sub_path: ServedSite, page_errors: PageErrors
 ) -> None:
     seen = requests_seen(context)
     page.goto(sub_path.url + "lesson/")
@@ -336,7 +338,19 @@ def test_a_sub_path_deploy_scopes_the_worker_to_its_path(
     expect(heading(page)).to_be_visible()
     page.reload()
     expect(heading(page)).to_be_visible()
+    expect_not_found_page(page, sub_path.url + "no-such-page/", page_errors)
     assert all(url.startswith(sub_path.url) for url in seen), seen
+
+
+def expect_not_found_page(page: Page, url: str, errors: PageErrors) -> None:
+    """Issue 39: offline, an unknown address got the browser's error page; it gets the site's."""
+    errors.allow(r"status of 404 \(Not Found\).*no-such-page")  # the page's own status
+    response = page.goto(url)
+    assert response is not None and response.status == 404
+    expect(heading(page)).to_have_text("404 - Not found")
+    # The site's own page, styled and with its navigation, from the cache.
+    expect(page.get_by_role("link", name="Summary").first).to_be_attached()
+    assert page.evaluate("getComputedStyle(document.body).fontFamily") != ""
 
 
 def test_the_downloaded_copy_reads_navigates_and_searches_from_disk(

@@ -229,14 +229,36 @@ if (MANIFEST === null) {
     return new Response(response.body, { status, statusText, headers });
   };
 
+  // The site's own "not found" page, precached with the rest.
+  const NOT_FOUND = new URL("404.html", SCOPE).href;
+
+  /**
+   * A page outside the manifest (an address that is not found): the network's
+   * answer, or offline the site's 404 page from the cache (issue 39: offline,
+   * the reader got the browser's error page instead).
+   */
+  const outsideTheManifest = async (request) => {
+    try {
+      return await fetch(request);
+    } catch (err) {
+      const page =
+        entries.has(NOT_FOUND) && (await caches.match(NOT_FOUND, { cacheName: current }));
+      if (!page) throw err;
+      const { headers } = page;
+      return new Response(page.body, { status: 404, statusText: "Not Found", headers });
+    }
+  };
+
   self.addEventListener("fetch", (event) => {
     const { request } = event;
     const entry = entryFor(request);
     if (!entry) {
-      // A page outside the manifest (an address that is not found) is isolated
-      // too: every page this worker controls may then start isolated workers.
+      // Such a page is isolated too: every page this worker controls may then
+      // start isolated workers.
       if (request.mode === "navigate") {
-        event.respondWith(fetch(request).then((response) => isolated(request, response)));
+        event.respondWith(
+          outsideTheManifest(request).then((response) => isolated(request, response)),
+        );
       }
       return;
     }
