@@ -17,7 +17,15 @@ from lab import original_source, run_experiment
 from lab.core.export import file_stem
 from lab.core.links import link_fragment
 from lab.kinds import RUNNERS
-from tests.browser.support import BOOT, SCHEMES, SIMULATION, axe_violations, use_scheme, watch
+from tests.browser.support import (
+    BOOT,
+    PHONE_390,
+    SCHEMES,
+    SIMULATION,
+    axe_violations,
+    use_scheme,
+    watch,
+)
 from tests.support.runs import CASES
 
 LM = '[data-lab="language-models"]'
@@ -278,6 +286,35 @@ def test_after_a_run_its_results_download_as_json_and_csv_with_the_command(page:
     )
     zip_link = page.get_by_role("link", name="Download the lab (zip)")
     assert zip_link.get_attribute("download") == "lab.zip"
+
+
+@pytest.mark.parametrize(
+    ("address", "selector"),
+    [
+        ("simulation/#lab-simulation?seeds=1&updates=20", SIMULATION),
+        ("language-models/#lab-language-models?updates=20&compare_alone=false", LM),
+    ],
+)
+def test_a_reproduce_command_wider_than_a_phone_says_it_scrolls(
+    page: Page, address: str, selector: str
+) -> None:
+    """Issue 39: at 390 px both labs' Reproduce commands were cut off with nothing to say so."""
+    page.set_viewport_size(PHONE_390)
+    lab = open_at(page, address, selector)
+    lab.get_by_role("button", name="Run").click()
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    lab.get_by_text("Reproduce", exact=True).click()
+    command = lab.locator("[data-lab-command]")
+    expect(command).to_be_visible()
+    assert command.evaluate("el => el.scrollWidth > el.clientWidth + 1"), "it fits: no test"
+    expect(command).to_have_attribute("data-scrolls", "more")
+    cue = "el => getComputedStyle(el, '::before').content"
+    assert "Scroll sideways for the rest of the command" in command.evaluate(cue)
+    command.evaluate("el => el.scrollTo({left: el.scrollWidth})")
+    expect(command).to_have_attribute("data-scrolls", "end")
+    assert "Scroll back for the command's start" in command.evaluate(cue)
+    # The cue is the page's, not the command's: what a reader copies is the command alone.
+    assert command.inner_text().startswith("python3 -m lab run ")
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
