@@ -143,8 +143,9 @@ function makeStartButtons(line, runtime) {
 
 /**
  * Keep `root`'s status line and `data-lab-state` in step with the runtime, and
- * start the runtime when `root` nears the viewport or is first touched, unless
- * the reader's browser asks to save data: then the line offers a button instead.
+ * start the runtime once the reader is reading or when `root` nears the
+ * viewport or is first touched, unless the reader (or their browser) asks to
+ * save data: then the line offers a button instead.
  */
 export function mountLabStatus(root) {
   const runtime = getRuntime();
@@ -172,8 +173,9 @@ export function mountLabStatus(root) {
   // Started early enough that Python is ready by the time the reader acts;
   // when saving data, touching the lab only offers the start.
   const stopWaiting = whenNear(root, start, { touch: !savingData() });
-  // And earlier, once the reader is reading the page (never when saving data):
-  // the download overlaps the reading instead of the reader waiting at the lab.
+  // And earlier, once the reader is reading the page (when saving data, this
+  // only says so): the download overlaps the reading instead of the reader
+  // waiting at the lab.
   const stopReading = whenReading(start);
 
   return {
