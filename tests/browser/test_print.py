@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from lesson_hooks.fences.quiz import parse_page as parse_quizzes
 from lesson_hooks.fences.visual_lab import parse_page as parse_visual_labs
+from tests.browser.support import BOOT
 from tests.conftest import ROOT
 
 LESSON = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
@@ -175,9 +176,10 @@ def test_a_worksheet_leaves_out_what_this_reader_has_answered(printer: Page) -> 
     quiz = page.locator('[data-lab="quiz"]')
     expect(quiz).to_have_attribute("data-lab-enhanced", "")
     quiz.locator("input").first.check()
+    expect(quiz).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     quiz.get_by_role("button", name="Check").click()
     verdict = quiz.locator("[data-lab-verdict]").first
-    expect(verdict).to_be_visible()
+    expect(verdict).to_be_visible(timeout=BOOT)
     said = words(verdict.inner_text())
     text = printed(page, "Print worksheet")
     assert said not in text
