@@ -126,6 +126,7 @@ KINDS: tuple[Kind, ...] = (
         "coding exercise",
         8,
         "lesson_hooks.fences.exercise",
+        answers=True,
         ids="site",
         noun="exercise",
         calls=exercise_rpc.CALLS,
