@@ -212,3 +212,23 @@ def test_the_teachers_page_prints_its_answer_key(printer: Page) -> None:
         assert answer in text
     for question in QUIZ.spec["questions"]:
         assert words(question["explanation"]) in text
+
+
+def test_a_worksheet_prints_an_exercises_starter_not_what_this_reader_wrote(
+    printer: Page,
+) -> None:
+    """A teacher who solved an exercise first still prints its starter code for students."""
+    page = printer
+    page.goto("simulation/")
+    lab = page.locator("#lab-group-advantage")
+    lab.scroll_into_view_if_needed()
+    editor = lab.locator("[data-lab-code-editor]")
+    expect(editor).to_have_attribute("data-lab-editor", "ready")
+    starter = words(editor.locator("[data-lab-code-printed]").text_content() or "")
+    assert "def group_advantage" in starter
+    lab.get_by_role("textbox", name="Your code: group_advantage(returns) (Python editor)").fill(
+        "def group_advantage(returns):\n    return ['a teacher solved this']\n"
+    )
+    text = printed(page, "Print worksheet")
+    assert "a teacher solved this" not in text
+    assert "def group_advantage(returns):" in text

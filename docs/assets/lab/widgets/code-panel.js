@@ -156,7 +156,13 @@ export class CodePanel {
       dark: isDark(),
       onChange: (code) => this.#changed(code),
     });
-    this.#editorBox.replaceChildren(box);
+    // The code as the page wrote it stays, shown only on a student's worksheet
+    // (lab.css), which must not print what this browser's reader typed.
+    const printed = document.createElement("div");
+    printed.className = "lab-code__printed";
+    printed.dataset.labCodePrinted = "";
+    printed.append(...this.#editorBox.childNodes);
+    this.#editorBox.replaceChildren(box, printed);
     this.#editorBox.dataset.labEditor = "ready";
     if (keys) keys.hidden = false;
     for (const go of this.#error.querySelectorAll("button")) go.hidden = false;
