@@ -57,6 +57,14 @@ def describe_count(successes: int, trials: int, unit: str = "seeds", *, aside: b
     return f"{successes} of {trials} {unit}; {interval}"
 
 
+def describe_exact_count(successes: int, trials: int, unit: str = "seeds") -> str:
+    """``"20 of 20 seeds (exact: one result, repeated)"``: a count of an exact method's seeds.
+
+    An exact method samples nothing, so every seed gives it the same result: its count is
+    no sample, and an interval around it would claim an uncertainty it does not have."""
+    return f"{successes} of {trials} {unit} (exact: one result, repeated)"
+
+
 def quartiles(values: Sequence[float]) -> dict[str, float]:
     """The spread of ``values``: min, q1, median, q3, max (inclusive quartiles)."""
     ordered = sorted(values)

@@ -74,7 +74,14 @@ from lab.core.movement import (
     total_variation,
 )
 from lab.core.optimum import OPTIMUM_TOLERANCE, reaches_optimum
-from lab.core.stats import band, band_updates, describe_count, quartiles, wilson_interval
+from lab.core.stats import (
+    band,
+    band_updates,
+    describe_count,
+    describe_exact_count,
+    quartiles,
+    wilson_interval,
+)
 from lab.sim.params import ParamError, SimParams, param_spec, validate_params
 from lab.sim.task import (
     DEFAULT_HELD_OUT_PARTNERS,
@@ -198,9 +205,14 @@ class Policy:
     a tabular policy. A prompt never trained on keeps the prior.
 
     ``temperature`` T divides the logits (log prior + weights) before the
-    softmax, as an LLM samples at a temperature: the policy that acts, is
-    scored and is trained is softmax(logits / T), so its gradient is
-    (one-hot - p) / T. At T = 1 (the default) nothing is divided at all.
+    softmax, as an LLM samples at a temperature: the policy that acts and is
+    scored is softmax(logits / T). ``gradient`` says what the update
+    differentiates: ``"untempered"`` (CoMLRL's loss, and the language-model lab's)
+    takes log softmax(logits) of the response sampled at T, so its step is
+    one-hot - softmax(logits) whatever T; ``"tempered"`` differentiates the policy
+    that sampled, log softmax(logits / T), whose gradient is (one-hot - p) / T, so
+    the tempered logits move by lr / T² (the on-policy gradient). At T = 1 the two
+    are the same and nothing is divided at all.
     """
 
     def __init__(
@@ -209,15 +221,18 @@ class Policy:
         prior: Callable[[Any], Sequence[float]],
         features: Callable[[Any], Iterable[Hashable]] = lambda o: (o,),
         temperature: float = 1.0,
+        gradient: str = "untempered",
     ) -> None:
         self.n = n
         self._prior = prior
         self._features = features
         self.temperature = temperature
+        self.gradient = gradient
         self.weights: dict[Hashable, list[float]] = {}
         self._probs: dict[Any, list[float]] = {}
         self._cumulative: dict[Any, list[float]] = {}
         self._log_prior: dict[Any, list[float]] = {}
+        self._untempered: dict[Any, list[float]] = {}
         self._grads: dict[Hashable, list[float]] = {}
 
     def cumulative(self, observation: Any) -> list[float]:
@@ -227,12 +242,15 @@ class Policy:
             c = self._cumulative[observation] = list(itertools.accumulate(self.probs(observation)))
         return c
 
-    def probs(self, observation: Any) -> list[float]:
-        p = self._probs.get(observation)
+    def probs(self, observation: Any, temperature: float | None = None) -> list[float]:
+        """The policy at ``observation``, sampled at the policy's temperature unless one is given
+        (1: the untempered softmax(logits) that CoMLRL's loss differentiates)."""
+        t = self.temperature if temperature is None else temperature
+        cache = self._probs if t == self.temperature else self._untempered
+        p = cache.get(observation)
         if p is None:
             prior = self._prior(observation)
             rows = [self.weights[f] for f in self._features(observation) if f in self.weights]
-            t = self.temperature
             if rows:
                 log_prior = self._log_prior.get(observation)
                 if log_prior is None:
@@ -247,7 +265,7 @@ class Policy:
                 p = list(prior)
             else:
                 p = softmax(_tempered([math.log(x) for x in prior], t))
-            self._probs[observation] = p
+            cache[observation] = p
         return p
 
     def accumulate(self, observation: Any, per_action: Sequence[float]) -> None:
@@ -259,9 +277,10 @@ class Policy:
         total = math.fsum(per_action)
         if total == 0.0 and not any(per_action):
             return
-        p = self.probs(observation)
+        tempered = self.gradient == "tempered"
+        p = self.probs(observation, None if tempered else 1.0)
         increments = [per_action[b] - total * p[b] for b in range(self.n)]
-        if self.temperature != 1.0:
+        if tempered and self.temperature != 1.0:
             increments = [x / self.temperature for x in increments]
         self.add(observation, increments)
 
@@ -285,6 +304,7 @@ class Policy:
                 row[b] += step * g[b]
         self._grads.clear()
         self._probs.clear()
+        self._untempered.clear()
         self._cumulative.clear()
 
 
@@ -651,14 +671,14 @@ class Experiment:
             ph, pm = agent_prior(history.helper), agent_prior(history.main)
             return [ph[i] * pm[j] for i, j in CELLS]
 
-        t = self.params.temperature
-        self.prompted = Policy(N_RESPONSES, agent_prior, temperature=t)
-        self.helper = Policy(N_RESPONSES, agent_prior, temperature=t)
-        self.main = Policy(N_RESPONSES, agent_prior, temperature=t)
+        sampling = {"temperature": self.params.temperature, "gradient": self.params.gradient}
+        self.prompted = Policy(N_RESPONSES, agent_prior, **sampling)
+        self.helper = Policy(N_RESPONSES, agent_prior, **sampling)
+        self.main = Policy(N_RESPONSES, agent_prior, **sampling)
         # The exact yardstick samples nothing, so it has no temperature.
         self.central = Policy(len(CELLS), joint_prior)
-        self.central_sampled = Policy(len(CELLS), joint_prior, temperature=t)
-        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features, temperature=t)
+        self.central_sampled = Policy(len(CELLS), joint_prior, **sampling)
+        self.ego = Policy(N_RESPONSES, agent_prior, _ego_features, **sampling)
         p = self.params
         self.how = Training(
             p.group_size,
@@ -984,7 +1004,8 @@ class Experiment:
 
 def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Per method, over the seeds run: how many reached the optimum (with its 95% Wilson
-    interval, as fractions), how many were still moving at the end, and the spread."""
+    interval, as fractions; None for an exact method, whose seeds are one result
+    repeated), how many were still moving at the end, and the spread."""
     per_method = {}
     count = len(outcomes)
     for m in METHODS:
@@ -993,7 +1014,7 @@ def seed_statistics(outcomes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         moving = sum(1 for o in outcomes if (o.get("still_moving") or {}).get(m))
         per_method[m] = {
             "reached_optimum": reached,
-            "interval": list(wilson_interval(reached, count)),
+            "interval": None if m in EXACT_METHODS else list(wilson_interval(reached, count)),
             "still_moving": moving,
             "mean": math.fsum(values) / len(values),
             **quartiles(values),
@@ -1055,7 +1076,11 @@ def summarize(results: Mapping[str, Any]) -> list[str]:
         count = seeds["count"]
         counts = "; ".join(
             f"{METHOD_LABELS[m].split(' (')[0].lower()} in "
-            f"{describe_count(seeds['methods'][m]['reached_optimum'], count, aside=True)}"
+            + (
+                describe_exact_count(seeds["methods"][m]["reached_optimum"], count)
+                if m in EXACT_METHODS
+                else describe_count(seeds["methods"][m]["reached_optimum"], count, aside=True)
+            )
             for m in METHODS
         )
         lines.append(

@@ -23,6 +23,8 @@ from lab.sim.task import CLIMBING, N_RESPONSES, Table, penalty_table
 __all__ = ["BASELINES", "PARAM_SPEC", "ParamError", "SimParams", "param_spec", "validate_params"]
 
 TABLE_NAMES = ("climbing", "penalty", "custom")
+#: What the update differentiates when agents sample at a temperature (lab.sim.experiment.Policy).
+GRADIENTS = ("untempered", "tempered")
 CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
 #: The largest group when an update samples about G x G episodes (two turns with one turn-2
@@ -91,6 +93,19 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "min_exclusive": 0.0,
         "max": 100.0,
         "help": "Every agent samples from softmax(logits / T); CoMLRL's default is 0.6.",
+    },
+    "gradient": {
+        "label": "Policy gradient",
+        "kind": "choice",
+        "default": "untempered",
+        "choices": list(GRADIENTS),
+        "choice_labels": {
+            "untempered": "Of the untempered log-probability (CoMLRL)",
+            "tempered": "Of the tempered policy, \u00f7T (on-policy)",
+        },
+        "help": "At T = 1 the two are the same. CoMLRL's loss takes the log-softmax of the "
+        "untempered logits of a response sampled at T; the on-policy gradient differentiates "
+        "softmax(logits / T), which divides every step by T twice over.",
     },
     "joint_mode": {
         "label": "Joint mode",
@@ -180,6 +195,7 @@ class SimParams(Params):
     discount: float = 1.0
     advantage: str = "mean"
     temperature: float = 1.0
+    gradient: str = "untempered"
     joint_mode: str = "align"
     branching: str = "sample"
     learner: str = "magrpo"

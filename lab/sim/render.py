@@ -962,9 +962,10 @@ def render_seeds(result: Mapping[str, Any]) -> Markup:
 
 
 def _interval_text(interval: Sequence[float] | None) -> str:
-    """A 95% interval of a rate as the table writes it: "0% to 16%"."""
+    """A 95% interval of a rate as the table writes it: "0% to 16%"; an exact method has
+    none, its seeds being one result repeated."""
     if not interval:
-        return "n/a"
+        return "none: exact"
     low, high = interval
     return f"{low:.0%} to {high:.0%}"
 

@@ -233,14 +233,14 @@ SIMULATION = [
     (
         {"sed": 1, "zzz": 2},
         {
-            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
-            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
         },
     ),
     (
         {"updates": 0, "group_size": 1, "learning_rate": 0, "seed": -2, "bogus": 1, "table": "x"},
         {
-            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
             "table": 'Reward table must be one of climbing, penalty, custom; got "x".',
             "updates": "Updates must be a whole number from 1 to 5000; got 0.",
             "group_size": "Group size must be a whole number from 2 to 256; got 1.",

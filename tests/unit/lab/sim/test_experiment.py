@@ -610,16 +610,23 @@ def test_new_fields_are_refused_with_reasons() -> None:
 # --- The controls of issue 19 -----------------------------------------------------------------
 
 
-def test_temperature_divides_the_logits_and_the_gradient() -> None:
+def test_temperature_divides_the_logits_and_the_chosen_gradient() -> None:
     from lab.sim.experiment import Policy, softmax
 
     prior = [0.2, 0.1, 0.7]
     hot = Policy(3, lambda o: prior, temperature=2.0)
     assert hot.probs("o") == pytest.approx(softmax([math.log(p) / 2 for p in prior]))
     hot.accumulate("o", [1.0, 0.0, 0.0])
-    p = hot.probs("o")
-    # d log softmax(z / T)[0] / dz = (one-hot - p) / T
-    assert hot._grads["o"] == pytest.approx([(1 - p[0]) / 2, -p[1] / 2, -p[2] / 2])
+    # The default, CoMLRL's: d log softmax(z)[0] / dz = one-hot - softmax(z), whatever T.
+    assert hot._grads["o"] == pytest.approx([1 - prior[0], -prior[1], -prior[2]])
+    on_policy = Policy(3, lambda o: prior, temperature=2.0, gradient="tempered")
+    on_policy.accumulate("o", [1.0, 0.0, 0.0])
+    p = on_policy.probs("o")
+    # The on-policy one: d log softmax(z / T)[0] / dz = (one-hot - p) / T
+    assert on_policy._grads["o"] == pytest.approx([(1 - p[0]) / 2, -p[1] / 2, -p[2] / 2])
+    # At T = 1 the two are one and the same run.
+    a, b = run_experiment({"updates": 20, "gradient": "tempered"}), run_experiment({"updates": 20})
+    assert (a["mean_reward"], a["expected_reward"]) == (b["mean_reward"], b["expected_reward"])
     cold = run_experiment({"temperature": 0.5, "updates": 20})
     assert (
         cold["expected_reward"]["prompted"]
@@ -686,10 +693,17 @@ def test_each_sampled_joint_response_gets_its_own_turn_2_group_unless_merged() -
 
 def test_counts_of_seeds_come_with_their_wilson_interval_and_the_band() -> None:
     from lab.core.stats import wilson_interval
+    from lab.sim.experiment import EXACT_METHODS
 
     run = run_experiment({"seeds": 3, "updates": 30})
-    for stats in run["seeds"]["methods"].values():
+    for method, stats in run["seeds"]["methods"].items():
+        if method in EXACT_METHODS:  # its seeds are one result repeated, no sample
+            assert stats["interval"] is None
+            continue
         assert stats["interval"] == list(wilson_interval(stats["reached_optimum"], 3))
+    assert "centralized control in 3 of 3 seeds (exact: one result, repeated)" in " ".join(
+        run["summary"]
+    )
     band = run["curve_band"]
     assert band["seeds"] == 3 and band["updates"][-1] == 30
     for method, curve in band["methods"].items():

@@ -1,0 +1,85 @@
+"""Each seed's outcome, computed once per settings, and blocks of seeds assembled from them.
+
+A guided experiment runs a block of seeds (20 on the pages); a run of the lab over seeds
+``first`` to ``first + n - 1`` is those seeds' own trainings side by side (each seed
+trains alone, :func:`lab.sim.experiment.run_experiment`), so a block's result is assembled
+here from per-seed outcomes computed once for seeds 0-999 and shared by every experiment
+and claim at the same settings. That is what makes checking every block of 1,000 seeds,
+and estimating how often a random block picks each option, cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from lab.experiment.outcome import matching_options
+from lab.sim.experiment import Experiment, seed_statistics
+from lab.sim.params import validate_params
+from tests.support.parallel import parallel_map
+
+#: The seeds every qualitative claim and every guided experiment is checked over.
+ALL_SEEDS = 1000
+#: Random blocks drawn to estimate how often a block picks each option.
+DRAWS = 20_000
+#: A task is published only if a random block picks its keyed option this often.
+PUBLISHABLE = 0.99
+
+NOT_TRAINING = ("seed", "seeds")
+
+
+def settings_key(params: Mapping[str, Any]) -> str:
+    """The full settings but the seeds as one string: the same runs whatever the spelling."""
+    full = validate_params({k: v for k, v in params.items() if k not in NOT_TRAINING})
+    return json.dumps(full.to_json(), sort_keys=True)
+
+
+def _one(job: tuple[str, int]) -> dict[str, Any]:
+    settings, seed = job
+    experiment = Experiment(validate_params(json.loads(settings)), seed=seed)
+    while not experiment.done:
+        experiment.step()
+    return experiment.outcome()
+
+
+_CACHE: dict[str, tuple[dict[str, Any], ...]] = {}
+
+
+def outcomes(count: int = ALL_SEEDS, **params: Any) -> tuple[dict[str, Any], ...]:
+    """Seeds 0 to ``count - 1``'s outcomes (rows of a run's ``seeds``) at these settings.
+
+    Computed once per settings: the first call trains the seeds asked for, a later call
+    for more trains only the rest."""
+    key = settings_key(params)
+    done = _CACHE.get(key, ())
+    if len(done) < count:
+        more = parallel_map(_one, [(key, seed) for seed in range(len(done), count)])
+        done = _CACHE[key] = (*done, *more)
+    return done[:count]
+
+
+def block_result(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a run over these seeds returns under ``seeds`` (all a task's options read)."""
+    return {"seeds": {**seed_statistics(rows), "rows": list(rows)}}
+
+
+def block_odds(
+    spec: Mapping[str, Any],
+    rows: Sequence[Any],
+    size: int,
+    result: Callable[[Sequence[Any]], Mapping[str, Any]],
+    draws: int = DRAWS,
+) -> list[float]:
+    """How often a random block of ``size`` seeds picks each option (or none, last).
+
+    Blocks are drawn from ``rows`` (one per seed, seeds taken as exchangeable) with a
+    fixed generator, so the estimate is the same on every run.
+    """
+    rng = random.Random(37)
+    tally = [0] * (len(spec["options"]) + 1)
+    for _ in range(draws):
+        matched = matching_options(spec, result(rng.choices(rows, k=size)))
+        tally[matched[0] if len(matched) == 1 else -1] += 1
+    return [n / draws for n in tally]
