@@ -29,6 +29,7 @@ from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
 from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
+from tests.seeds.outcomes import PUBLISHABLE, block_odds
 from tests.support.parallel import parallel_map
 
 SEEDS = 200  # seeds 0-199
@@ -236,4 +237,27 @@ def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(experiment) -> Non
     assert " of 20 seeds" in outcome["text"], outcome["text"]
     assert outcome["counts"] and re.search(r"\d+ of 20 \(\d+% to \d+%\)", outcome["counts"]), (
         outcome
+    )
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
+def test_a_random_block_picks_the_keyed_option_with_probability_099(experiment) -> None:
+    """Estimated from seeds 0-199, not 0-999 as for the simulation: a language-model seed
+    costs a few trainings of about a second each, and 1,000 of them per method would take
+    the seed layer past its budget."""
+    params = validate_lm_params({**experiment.params, "seeds": BLOCK})
+    asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
+    per_method = {m: outcomes(params, m) for m in METHODS if asked.get(m, True)}
+    runs = [{"seed": s, **{m: per_method[m][s] for m in per_method}} for s in range(SEEDS)]
+    odds = block_odds(
+        experiment.spec, runs, BLOCK, lambda block: {"seeds": tally_seeds(params, list(block))}
+    )
+    shown = ", ".join(
+        f"{o.text!r}: {p:.4f}" for o, p in zip(experiment.options, odds, strict=False)
+    )
+    assert odds[experiment.answer] >= PUBLISHABLE, (
+        f"{experiment.path}:{experiment.line}: {experiment.id}: a random block of {BLOCK} seeds "
+        f"(estimated from seeds 0-{SEEDS - 1}) picks the keyed option with probability "
+        f"{odds[experiment.answer]:.4f}, under {PUBLISHABLE}; each option: {shown}; "
+        f"none or several: {odds[-1]:.4f}"
     )

@@ -123,7 +123,11 @@ def test_a_random_block_picks_the_keyed_option_with_probability_099(
     )
 
 
-# --- every rate the page states over seeds 0-199 ----------------------------------------------
+# --- every claim the pages make about learning -----------------------------------------------
+#
+# The registry: each sentence (or the part of one that makes the claim) as the page words it,
+# with its check. Counts are over seeds 0-199, as the page states them; what a count is
+# read as ("in every one of them", "in none", which side wins) is checked over 0-999 too.
 
 
 @dataclass(frozen=True)
@@ -132,37 +136,57 @@ class Claim:
     check: Callable[[], bool]
 
 
+CLIMBING_T3 = {"temperature": 3}
+ON_POLICY_T3 = {"temperature": 3, "gradient": "tempered"}
 PENALTY_0 = {"table": "penalty", "penalty_k": 0}
 PENALTY_100 = {"table": "penalty", "penalty_k": -100}
+TWO_TURNS = {"turns": 2, "group_size": 8}
+#: Groups of 2 for 16 times the updates: as many episodes as groups of 32 for 200.
+SMALL_GROUPS_SAME_EPISODES = {**PENALTY_0, "group_size": 2, "updates": 3200}
 
 
-def _per_block(**params: Any) -> tuple[int, int]:
-    """The fewest and most seeds of a run of 20 in which learned collaboration found the best."""
-    counts = [b["seeds"]["methods"]["learned"]["reached_optimum"] for b in blocks(**params)]
+def _blocks_of_50(**params: Any) -> tuple[int, int]:
+    """The fewest and most seeds of a run of 50 (from 0, 50, ..., 950) that find the best."""
+    seeds = every(**params)
+    counts = [
+        sum(r["reached_optimum"]["learned"] for r in seeds[first : first + 50])
+        for first in range(0, ALL_SEEDS, 50)
+    ]
     return min(counts), max(counts)
 
 
-def _below(name: str) -> int:
-    """In how many of seeds 0-199 the trained ego scores below its untrained self with ``name``."""
-    return sum(s[name]["score"] < s[name]["score_before_training"] for s in partners())
+def _below(name: str, seeds: tuple[dict[str, Any], ...]) -> int:
+    """In how many of ``seeds`` the trained ego scores below its untrained self with ``name``."""
+    return sum(s[name]["score"] < s[name]["score_before_training"] for s in partners(seeds))
 
 
 def _seed_0(**params: Any) -> dict[str, Any]:
     return run_experiment({"seed": 0, **params})
 
 
+def _turn_2(seeds: tuple[dict[str, Any], ...]) -> int:
+    """In how many of ``seeds`` the learned agents' turn 2 ends most likely on 11."""
+    return sum(r["settled_on"]["learned"][1] == "core + delegate" for r in seeds)
+
+
+SAFE = {"stub + alone", "filter + alone"}
+
 CLAIMS = [
     Claim(
         "learned collaboration reaches 11 in 0 of seeds 0 to 199 (somewhere between 0% and 2% "
         "of all seeds)",
-        lambda: reached("learned") == 0 and rate(0) == "somewhere between 0% and 2% of all seeds",
+        lambda: (
+            reached("learned") == 0
+            and reached_beyond("learned") == 0
+            and rate(0) == "somewhere between 0% and 2% of all seeds"
+        ),
     ),
     Claim(
         "After 200 updates its most likely joint response is `stub` + `alone` (5) or `filter` + "
         "`alone` (6) in every one of them, and in 106 of the 200 its play is still moving "
         "(somewhere between 46% and 60% of all seeds).",
         lambda: (
-            set(settled("learned")) == {"stub + alone", "filter + alone"}
+            set(settled("learned", every())) == SAFE
             and sum(r["still_moving"]["learned"] for r in rows()) == 106
             and "46% and 60%" in rate(106)
         ),
@@ -175,12 +199,9 @@ CLAIMS = [
     Claim(
         "it does so in every seed, with one turn or two, as one result repeated",
         lambda: (
-            reached("centralized") == SEEDS
-            and len({r["expected_reward"]["centralized"] for r in rows()}) == 1
-            and all(
-                r["reached_optimum"]["centralized"]
-                for r in blocks(turns=2, group_size=8)[0]["seeds"]["rows"]
-            )
+            all(r["reached_optimum"]["centralized"] for r in every())
+            and len({r["expected_reward"]["centralized"] for r in every()}) == 1
+            and all(r["reached_optimum"]["centralized"] for r in every(**TWO_TURNS))
         ),
     ),
     Claim(
@@ -189,10 +210,32 @@ CLAIMS = [
         lambda: reached("learned", learner="lenient") == 180 and "85% and 93%" in rate(180),
     ),
     Claim(
+        "A joint learner has no partner to average over: at *T* = 3 learned collaboration reaches "
+        "11 in 0 of seeds 0 to 199 (somewhere between 0% and 2% of all seeds) and the sampled "
+        "centralized learner in 200 of 200 (somewhere between 98% and 100% of all seeds), so "
+        "exploration rescues the joint learner and not the independent ones",
+        lambda: (
+            reached("learned", **CLIMBING_T3) == 0
+            and reached_beyond("learned", **CLIMBING_T3) == 0
+            and all(r["reached_optimum"]["centralized_sampled"] for r in every(**CLIMBING_T3))
+            and "98% and 100%" in rate(200)
+        ),
+    ),
+    Claim(
+        "set *Policy gradient* to the on-policy one, which divides by T, and each step at T = 3 "
+        "moves the sampling policy 9 times less: after 200 updates the sampled centralized "
+        "learner is then short of 11 in every seed, though `core` + `delegate` is already its "
+        "most likely joint response.",
+        lambda: (
+            not any(r["reached_optimum"]["centralized_sampled"] for r in every(**ON_POLICY_T3))
+            and set(settled("centralized_sampled", every(**ON_POLICY_T3))) == {"core + delegate"}
+        ),
+    ),
+    Claim(
         "end most likely on `stub` + `alone`, reward 2, in every one of seeds 0 to 199 (200 of "
         "200; somewhere between 98% and 100% of all seeds)",
         lambda: (
-            settled("learned", **PENALTY_100) == ["stub + alone"] * SEEDS
+            set(settled("learned", every(**PENALTY_100))) == {"stub + alone"}
             and "98% and 100%" in rate(SEEDS)
         ),
     ),
@@ -216,14 +259,20 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "groups of 2 find 10 in 132 of 200 (somewhere between 59% and 72% of all seeds) and "
-        "groups of 32 in 187 of 200 (somewhere between 89% and 96%); the ten runs of 20 "
-        "seeds starting at 0, 20, …, 180 give 9 to 15 with groups of 2 and 17 to 20 with groups "
-        "of 32",
+        "Over seeds 0 to 199, groups of 2 find 10 in 132 of 200 (somewhere between 59% and 72% of "
+        "all seeds) and groups of 32 in 187 of 200 (somewhere between 89% and 96%).",
         lambda: (
-            _per_block(**PENALTY_0, group_size=2) == (9, 15)
-            and _per_block(**PENALTY_0)[0] >= 17
-            and reached("learned", **PENALTY_0, group_size=2) == 132
+            reached("learned", **PENALTY_0, group_size=2) == 132
+            and reached("learned", **PENALTY_0) == 187
+            and "89% and 96%" in rate(187)
+        ),
+    ),
+    Claim(
+        "Over seeds 0 to 999, the runs of 50 seeds starting at 0, 50, …, 950 give 25 to 39 with "
+        "groups of 2 and 43 to 49 with groups of 32",
+        lambda: (
+            _blocks_of_50(**PENALTY_0, group_size=2) == (25, 39)
+            and _blocks_of_50(**PENALTY_0) == (43, 49)
         ),
     ),
     Claim(
@@ -237,10 +286,6 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "at T = 3 the sampled centralized learner reaches 11 in none of seeds 0 to 199 either",
-        lambda: reached("centralized_sampled", temperature=3) == 0,
-    ),
-    Claim(
         "In 198 of seeds 0 to 199 it then scores within 2% of the best possible with both "
         "(somewhere between 96% and 100% of all seeds); in the other two it solves the task alone "
         "after either note, and scores about 0 with the committed helper.",
@@ -250,14 +295,14 @@ CLAIMS = [
                     s[name]["score"] >= s[name]["best_response"] * 0.98
                     for name in ("Committed helper", "Cautious helper")
                 )
-                for s in partners()
+                for s in partners(rows())
             )
             == 198
             and "96% and 100%" in rate(198)
             # The other two: solving it alone is 0 with the committed helper, 5 with the cautious.
             and [
                 (round(s["Committed helper"]["score"], 1), round(s["Cautious helper"]["score"], 1))
-                for s in partners()
+                for s in partners(rows())
                 if s["Committed helper"]["score"] < s["Committed helper"]["best_response"] * 0.98
             ]
             == [(0.0, 5.0), (0.0, 5.0)]
@@ -271,7 +316,7 @@ CLAIMS = [
             and sum(
                 s["Rephrasing helper"]["best_response"] == 11
                 and s["Rephrasing helper"]["score"] >= 8.5
-                for s in partners()
+                for s in partners(rows())
             )
             == 196
         ),
@@ -285,7 +330,7 @@ CLAIMS = [
             all(
                 s["Terse helper"]["score"]
                 == pytest.approx(s["Terse helper"]["score_before_training"])
-                for s in partners()
+                for s in partners(every())
             )
             and [
                 (round(s["score_before_training"], 2), round(s["score"], 2))
@@ -300,8 +345,8 @@ CLAIMS = [
         "between 96% and 100% of all seeds), while the best reply, solving it alone, earns 2.75",
         lambda: (
             "96% and 100%" in rate(198)
-            and _below("Noisy helper") == 198
-            and all(s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners())
+            and _below("Noisy helper", rows()) == 198
+            and all(s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners(rows()))
             and [
                 s["best_reply"]
                 for s in _seed_0()["partners"]["held_out"]
@@ -314,8 +359,8 @@ CLAIMS = [
         "in 198 of seeds 0 to 199 the ego scores below what it scored before training (somewhere "
         "between 96% and 100% of all seeds), far from the best possible 7",
         lambda: (
-            _below("Helper with another convention") == 198
-            and all(s["Helper with another convention"]["best_response"] == 7 for s in partners())
+            _below("Helper with another convention", rows()) == 198
+            and all(s["Helper with another convention"]["best_response"] == 7 for s in partners(rows()))
         ),
     ),
     Claim(
@@ -324,10 +369,10 @@ CLAIMS = [
         lambda: (
             all(
                 s["Noisy helper"]["score"] >= s["Noisy helper"]["score_before_training"]
-                for s in partners()
+                for s in partners(rows())
                 if s["Committed helper"]["score"] < 1
             )
-            and sum(s["Committed helper"]["score"] < 1 for s in partners()) == 2
+            and sum(s["Committed helper"]["score"] < 1 for s in partners(rows())) == 2
         ),
     ),
     Claim(
@@ -352,6 +397,34 @@ CLAIMS = [
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.quote[:48] for c in CLAIMS])
-def test_the_page_makes_this_claim_and_seeds_0_to_199_bear_it_out(claim: Claim) -> None:
-    assert simulation_pages_say(claim.quote), "the page no longer says this"
-    assert claim.check(), f"seeds 0-199 no longer bear this out: {claim.quote}"
+def test_the_page_makes_this_claim_and_the_seeds_bear_it_out(claim: Claim) -> None:
+    assert simulation_pages_say(claim.quote), "the page no longer says this: {claim.quote}"
+    assert claim.check(), f"the seeds no longer bear this out: {claim.quote}"
+
+
+#: What marks a sentence as a claim about learning over seeds: a count of them, a rate, or
+#: a property of every seed.
+_ABOUT_SEEDS = re.compile(r"seeds 0 to \d+|of all seeds|in every seed|every one of (?:seeds|them)")
+_SENTENCE = re.compile(r"(?<=[.:;!?])\s+(?=[A-Z*`])")
+
+
+def _claim_sentences() -> list[str]:
+    """Every sentence of the simulation pages' prose and explanations that claims something
+    over seeds (an option's text, a prediction, is no claim)."""
+    found = []
+    for page in SIMULATION_PAGES:
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r"^  - text: .*$", "", text, flags=re.MULTILINE)
+        prose = re.sub(r"\s+", " ", text)
+        found += [s for s in _SENTENCE.split(prose) if _ABOUT_SEEDS.search(s)]
+    return found
+
+
+def test_every_sentence_about_learning_over_seeds_is_in_the_registry() -> None:
+    """A claim sentence with no check fails here; a check whose sentence is gone fails above."""
+    unlisted = [
+        sentence
+        for sentence in _claim_sentences()
+        if not any(re.sub(r"\s+", " ", c.quote) in sentence for c in CLAIMS)
+    ]
+    assert not unlisted, f"claims with no check in {__name__}: {unlisted}"

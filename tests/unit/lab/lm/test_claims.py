@@ -2,7 +2,7 @@
 
 Everything the page says about learning over seeds 0-199 (each count it states, each guided
 experiment's keyed option in every block of 20 seeds) is checked in
-``tests/seeds/test_language_models_0_199.py``, outside this quick run.
+``tests/seeds/test_language_models_seeds.py``, outside this quick run.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each entry quotes a page (``docs/simulation.md`` or ``docs/simulation-reference.md``)
 and says how the claim is checked: here the claims a quick run can check; what
-the page says about learning over seeds 0 to 199 is checked in ``tests/seeds``
+the page says about learning over many seeds is checked in ``tests/seeds``
 (CI). A claim edited on the page without its check here fails (the quote is no
 longer found), and a model change that makes a claim false fails its check.
 """
