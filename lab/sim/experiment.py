@@ -242,11 +242,11 @@ class Policy:
             c = self._cumulative[observation] = list(itertools.accumulate(self.probs(observation)))
         return c
 
-    def probs(self, observation: Any, temperature: float | None = None) -> list[float]:
-        """The policy at ``observation``, sampled at the policy's temperature unless one is given
-        (1: the untempered softmax(logits) that CoMLRL's loss differentiates)."""
-        t = self.temperature if temperature is None else temperature
-        cache = self._probs if t == self.temperature else self._untempered
+    def probs(self, observation: Any, *, untempered: bool = False) -> list[float]:
+        """The policy at ``observation`` at its temperature, or with ``untempered`` at T = 1:
+        softmax(logits), what CoMLRL's loss differentiates."""
+        t = 1.0 if untempered else self.temperature
+        cache = self._untempered if untempered and t != self.temperature else self._probs
         p = cache.get(observation)
         if p is None:
             prior = self._prior(observation)
@@ -278,7 +278,7 @@ class Policy:
         if total == 0.0 and not any(per_action):
             return
         tempered = self.gradient == "tempered"
-        p = self.probs(observation, None if tempered else 1.0)
+        p = self.probs(observation, untempered=not tempered)
         increments = [per_action[b] - total * p[b] for b in range(self.n)]
         if tempered and self.temperature != 1.0:
             increments = [x / self.temperature for x in increments]

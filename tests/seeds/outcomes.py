@@ -23,7 +23,7 @@ from tests.support.parallel import parallel_map
 #: The seeds every qualitative claim and every guided experiment is checked over.
 ALL_SEEDS = 1000
 #: Random blocks drawn to estimate how often a block picks each option.
-DRAWS = 20_000
+DRAWS = 10_000
 #: A task is published only if a random block picks its keyed option this often.
 PUBLISHABLE = 0.99
 

@@ -346,7 +346,9 @@ CLAIMS = [
         lambda: (
             "96% and 100%" in rate(198)
             and _below("Noisy helper", rows()) == 198
-            and all(s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners(rows()))
+            and all(
+                s["Noisy helper"]["best_response"] == pytest.approx(2.75) for s in partners(rows())
+            )
             and [
                 s["best_reply"]
                 for s in _seed_0()["partners"]["held_out"]
@@ -360,7 +362,9 @@ CLAIMS = [
         "between 96% and 100% of all seeds), far from the best possible 7",
         lambda: (
             _below("Helper with another convention", rows()) == 198
-            and all(s["Helper with another convention"]["best_response"] == 7 for s in partners(rows()))
+            and all(
+                s["Helper with another convention"]["best_response"] == 7 for s in partners(rows())
+            )
         ),
     ),
     Claim(

@@ -26,7 +26,16 @@ def test_the_teachers_link_holds_only_what_differs_from_the_defaults() -> None:
     [
         ("simulation", {"table": "penalty", "penalty_k": -100, "seeds": 20}),
         ("simulation", {"table": "custom", "custom_table": [[1, -2.5, 3], [4, 5, 6], [7, 8, 9]]}),
-        ("simulation", {"turns": 2, "discount": 0.9, "branching": "merge", "temperature": 0.6}),
+        (
+            "simulation",
+            {
+                "turns": 2,
+                "discount": 0.9,
+                "branching": "merge",
+                "temperature": 0.6,
+                "gradient": "tempered",
+            },
+        ),
         ("simulation", {}),
         ("language-models", {"safe_reward": 0.9, "compare_alone": False, "baseline": "max"}),
     ],
