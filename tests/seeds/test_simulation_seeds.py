@@ -141,6 +141,8 @@ ON_POLICY_T3 = {"temperature": 3, "gradient": "tempered"}
 PENALTY_0 = {"table": "penalty", "penalty_k": 0}
 PENALTY_100 = {"table": "penalty", "penalty_k": -100}
 TWO_TURNS = {"turns": 2, "group_size": 8}
+#: Cross mode with groups of 8: 64 joint responses an update, as many as align with 64.
+CROSS_8 = {"joint_mode": "cross", "group_size": 8}
 #: Groups of 2 for 16 times the updates: as many episodes as groups of 32 for 200.
 SMALL_GROUPS_SAME_EPISODES = {**PENALTY_0, "group_size": 2, "updates": 3200}
 
@@ -171,7 +173,23 @@ def _turn_2(seeds: tuple[dict[str, Any], ...]) -> int:
 
 SAFE = {"stub + alone", "filter + alone"}
 
+
+def _both_turns_safe(seeds: tuple[dict[str, Any], ...]) -> int:
+    return sum(all(c in SAFE for c in r["settled_on"]["learned"]) for r in seeds)
+
+
 CLAIMS = [
+    Claim(
+        "Both turns end most likely on a safe answer in 200 of seeds 0 to 199 (somewhere between "
+        "98% and 100% of all seeds), and in all but 3 of seeds 200 to 999; one of those 3 reaches "
+        "`core` + `delegate` in turn 2",
+        lambda: (
+            _both_turns_safe(rows(**TWO_TURNS)) == 200
+            and "98% and 100%" in rate(200)
+            and _both_turns_safe(every(**TWO_TURNS)[SEEDS:]) == 800 - 3
+            and _turn_2(every(**TWO_TURNS)[SEEDS:]) == 1
+        ),
+    ),
     Claim(
         "learned collaboration reaches 11 in 0 of seeds 0 to 199 (somewhere between 0% and 2% "
         "of all seeds)",
@@ -276,13 +294,26 @@ CLAIMS = [
         ),
     ),
     Claim(
+        "crossing helps: in the penalty game with *k* = 0 and groups of 8, over seeds 0 to 199, "
         "align finds 10 in 158 of 200 seeds (somewhere between 73% and 84% of all seeds) and "
-        "cross in 189 of 200 (somewhere between 90% and 97%)",
+        "cross in 189 of 200 (somewhere between 90% and 97%).",
         lambda: (
             "73% and 84%" in rate(158)
             and "90% and 97%" in rate(189)
             and reached("learned", **PENALTY_0, group_size=8) == 158
-            and reached("learned", **PENALTY_0, group_size=8, joint_mode="cross") == 189
+            and reached("learned", **PENALTY_0, **CROSS_8) == 189
+            and reached_beyond("learned", **PENALTY_0, group_size=8)
+            < reached_beyond("learned", **PENALTY_0, **CROSS_8)
+        ),
+    ),
+    Claim(
+        "At the same 64 verifier calls an update, align with groups of 64 finds 10 in 197 of 200 "
+        "(somewhere between 96% and 99% of all seeds), more than cross",
+        lambda: (
+            reached("learned", **PENALTY_0, group_size=64) == 197
+            and "96% and 99%" in rate(197)
+            and reached_beyond("learned", **PENALTY_0, group_size=64)
+            > reached_beyond("learned", **PENALTY_0, **CROSS_8)
         ),
     ),
     Claim(
@@ -408,7 +439,9 @@ def test_the_page_makes_this_claim_and_the_seeds_bear_it_out(claim: Claim) -> No
 
 #: What marks a sentence as a claim about learning over seeds: a count of them, a rate, or
 #: a property of every seed.
-_ABOUT_SEEDS = re.compile(r"seeds 0 to \d+|of all seeds|in every seed|every one of (?:seeds|them)")
+_ABOUT_SEEDS = re.compile(
+    r"seeds \d+ to \d+|of all seeds|in every seed|every one of (?:seeds|them)"
+)
 _SENTENCE = re.compile(r"(?<=[.:;!?])\s+(?=[A-Z*`])")
 
 
