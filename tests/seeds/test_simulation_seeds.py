@@ -277,6 +277,18 @@ CLAIMS = [
         ),
     ),
     Claim(
+        "trained for 3,200 updates, as many episodes as groups of 32 get in 200, groups of 2 "
+        "still find 10 in 132 of seeds 0 to 199 (somewhere between 59% and 72% of all seeds), "
+        "since a seed that has drifted to a safe joint response stays there.",
+        # A count over 0-199 only (3,200 updates a seed); its interval lies wholly below
+        # that of groups of 32 for 200 updates (89% to 96%), so the side it is on is no luck.
+        lambda: (
+            reached("learned", **SMALL_GROUPS_SAME_EPISODES) == 132
+            and "59% and 72%" in rate(132)
+            and set(settled("learned", rows(**SMALL_GROUPS_SAME_EPISODES))) >= {"stub + alone"}
+        ),
+    ),
+    Claim(
         "Over seeds 0 to 199, groups of 2 find 10 in 132 of 200 (somewhere between 59% and 72% of "
         "all seeds) and groups of 32 in 187 of 200 (somewhere between 89% and 96%).",
         lambda: (
