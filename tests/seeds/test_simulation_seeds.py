@@ -2,14 +2,15 @@
 
 A count of seeds on the page is a sample; a claim tuned on the seeds it was written on
 may not hold on the next ones. So every guided experiment's keyed option must be the one
-picked by every block of its seeds among 0-999 (50 blocks of 20), and by a random block
-with probability at least 0.99 (estimated from the 1,000 seeds, and stated when it
-fails); every count the page states over seeds 0 to 199 is recomputed from those seeds,
-and every qualitative claim ("in every seed", which side of a comparison wins) must
-hold on seeds 200-999 too. Each seed's outcome is computed once per settings
-(:mod:`tests.seeds.outcomes`) and shared by every experiment and claim; the whole file
-costs a few minutes of CPU, spread over the cores, so it lives outside ``tests/unit``
-(the default quick run) and runs in CI with the rest of ``./dev test``.
+picked by every block of its seeds among 0-999 (50 blocks of 20), and by a block
+starting at a random seed with probability at least 0.99 (estimated from the blocks
+starting at each seed in 0-999, and stated when it fails); every count the page states
+over seeds 0 to 199 is recomputed from those seeds, and every qualitative claim ("in
+every seed", which side of a comparison wins) must hold on seeds 200-999 too. Each
+seed's outcome is computed once per settings (:mod:`tests.seeds.outcomes`) and shared by
+every experiment and claim; the whole file costs a few minutes of CPU, spread over the
+cores, so it lives outside ``tests/unit`` (the default quick run) and runs in CI with the
+rest of ``./dev test``.
 """
 
 # ruff: noqa: RUF001 (the quotes keep the page's typography: minus signs)
@@ -116,8 +117,9 @@ def test_a_random_block_picks_the_keyed_option_with_probability_099(
         f"{o.text!r}: {p:.4f}" for o, p in zip(experiment.options, odds, strict=False)
     )
     assert odds[experiment.answer] >= PUBLISHABLE, (
-        f"{experiment.path}:{experiment.line}: {experiment.id}: a random block of "
-        f"{experiment.params['seeds']} seeds (estimated from seeds 0-999) picks the keyed option "
+        f"{experiment.path}:{experiment.line}: {experiment.id}: a block of "
+        f"{experiment.params['seeds']} seeds starting at a random seed (estimated from every "
+        "such block in seeds 0-999) picks the keyed option "
         f"with probability {odds[experiment.answer]:.4f}, under {PUBLISHABLE}; each option: "
         f"{shown}; none or several: {odds[-1]:.4f}"
     )
