@@ -104,8 +104,9 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
             "tempered": "Of the tempered policy, \u00f7T (on-policy)",
         },
         "help": "At T = 1 the two are the same. CoMLRL's loss takes the log-softmax of the "
-        "untempered logits of a response sampled at T; the on-policy gradient differentiates "
-        "softmax(logits / T), which divides every step by T twice over.",
+        "untempered logits of a response sampled at T, which moves the sampling policy by "
+        "the learning rate / T; the on-policy gradient differentiates softmax(logits / T), "
+        "which moves it by the learning rate / T\u00b2.",
     },
     "joint_mode": {
         "label": "Joint mode",

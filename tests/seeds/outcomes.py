@@ -80,3 +80,16 @@ def block_odds(
         matched = matching_options(spec, result(rows[first : first + size]))
         tally[matched[0] if len(matched) == 1 else -1] += 1
     return [n / len(starts) for n in tally]
+
+
+def unpublishable(experiment: Any, odds: Sequence[float], size: int, seeds: str) -> str:
+    """Why a task may not be published: how often a block picks each option, in words."""
+    shown = ", ".join(
+        f"{o.text!r}: {p:.4f}" for o, p in zip(experiment.options, odds, strict=False)
+    )
+    return (
+        f"{experiment.path}:{experiment.line}: {experiment.id}: a block of {size} seeds "
+        f"starting at a random seed (estimated from every such block in seeds {seeds}) picks "
+        f"the keyed option with probability {odds[experiment.answer]:.4f}, under {PUBLISHABLE}; "
+        f"each option: {shown}; none or several: {odds[-1]:.4f}"
+    )

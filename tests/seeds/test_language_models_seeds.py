@@ -29,7 +29,7 @@ from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
 from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
-from tests.seeds.outcomes import PUBLISHABLE, block_odds
+from tests.seeds.outcomes import PUBLISHABLE, block_odds, unpublishable
 from tests.support.parallel import parallel_map
 
 SEEDS = 200  # seeds 0-199
@@ -252,13 +252,6 @@ def test_a_random_block_picks_the_keyed_option_with_probability_099(experiment) 
     odds = block_odds(
         experiment.spec, runs, BLOCK, lambda block: {"seeds": tally_seeds(params, list(block))}
     )
-    shown = ", ".join(
-        f"{o.text!r}: {p:.4f}" for o, p in zip(experiment.options, odds, strict=False)
-    )
-    assert odds[experiment.answer] >= PUBLISHABLE, (
-        f"{experiment.path}:{experiment.line}: {experiment.id}: a block of {BLOCK} seeds starting "
-        f"at a random seed (estimated from every such block in seeds 0-{SEEDS - 1}) picks the "
-        "keyed option with probability "
-        f"{odds[experiment.answer]:.4f}, under {PUBLISHABLE}; each option: {shown}; "
-        f"none or several: {odds[-1]:.4f}"
+    assert odds[experiment.answer] >= PUBLISHABLE, unpublishable(
+        experiment, odds, BLOCK, f"0-{SEEDS - 1}"
     )
