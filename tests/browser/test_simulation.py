@@ -451,6 +451,7 @@ def test_the_browsers_python_gives_cpythons_numbers(page: Page, site: BuiltSite,
 #: The science controls (issue 19), each with seeds > 1 so the intervals and the band come too.
 NEW_CONTROLS = {
     "temperature": {"temperature": 0.6, "seeds": 2, "updates": 40},
+    "on-policy gradient": {"temperature": 3, "gradient": "tempered", "seeds": 2, "updates": 40},
     "cross": {"joint_mode": "cross", "group_size": 8, "seeds": 2, "updates": 40},
     "raw": {"advantage": "raw", "seeds": 2, "updates": 40},
     "lenient": {"learner": "lenient", "table": "penalty", "penalty_k": -100, "updates": 40},
