@@ -243,9 +243,9 @@ CLAIMS = [
     ),
     Claim(
         "set *Policy gradient* to the on-policy one, which divides by T, and each step at T = 3 "
-        "moves the sampling policy 9 times less: after 200 updates the sampled centralized "
-        "learner is then short of 11 in every seed, though `core` + `delegate` is already its "
-        "most likely joint response.",
+        "moves the sampling policy by a ninth of the learning rate instead of a third: after 200 "
+        "updates the sampled centralized learner is then short of 11 in every seed, though "
+        "`core` + `delegate` is already its most likely joint response.",
         lambda: (
             not any(r["reached_optimum"]["centralized_sampled"] for r in every(**ON_POLICY_T3))
             and set(settled("centralized_sampled", every(**ON_POLICY_T3))) == {"core + delegate"}
