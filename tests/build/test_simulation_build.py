@@ -6,6 +6,7 @@ import re
 
 from lab import param_spec, run_experiment
 from lab.sim.render import SLOTS, render_episode
+from lesson_hooks.build.tab_stops import focusable_listings
 from lesson_hooks.fences.simulation import parse_page
 from tests.conftest import ROOT, BuiltSite
 
@@ -20,9 +21,10 @@ def built(site: BuiltSite) -> str:
 
 
 def test_the_transcript_is_lab_renders_own_of_the_pages_run(site: BuiltSite) -> None:
-    """Golden output that cannot drift: the page holds exactly what lab.sim.render makes."""
+    """Golden output that cannot drift: the page holds exactly what lab.sim.render makes,
+    with the tab stops the build gives every listing (lesson_hooks/build/tab_stops.py)."""
     (lab,) = parse_page(SOURCE.read_text(encoding="utf-8"), "docs/simulation.md")
-    expected = render_episode(run_experiment(lab.params), lab.prefix)
+    expected = focusable_listings(render_episode(run_experiment(lab.params), lab.prefix))
     assert f'<div data-lab-episode data-lab-html="episode">{expected}</div>' in built(site)
 
 
