@@ -361,8 +361,11 @@ def _lesson_time(page: Page) -> Markup:
     return el(
         "p",
         {"class": "lesson-estimate"},
-        f"With its labs, about {info.minutes} min (the site's estimate: {info.words:,} words "
-        f"at {WORDS_PER_MINUTE} a minute, plus "
+        # The author's line above counts the lesson's text; ours counts the editor's
+        # notes too, so it says so rather than seem to contradict it.
+        "The line above is the author's time for the lesson's text. With this site's "
+        f"editor's notes and labs, about {info.minutes} min (the site's estimate: "
+        f"{info.words:,} words, the notes included, at {WORDS_PER_MINUTE} a minute, plus "
         + ", ".join(f"the {LAB_NAMES[k]} {LAB_MINUTES[k]} min" for k in dict.fromkeys(labs))
         + ").",
     )

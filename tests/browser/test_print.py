@@ -232,3 +232,18 @@ def test_a_worksheet_prints_an_exercises_starter_not_what_this_reader_wrote(
     text = printed(page, "Print worksheet")
     assert "a teacher solved this" not in text
     assert "def group_advantage(returns):" in text
+
+
+def test_the_teachers_table_of_pages_prints_every_page_name_whole(page: Page) -> None:
+    """On paper no page name in the table breaks mid-word ("Langua ge-Model Lab",
+    "Summa ry"). A PDF's text runs a table's cells line by line across the row, so
+    each word of a name is looked for as a whole word of the table's text."""
+    page.goto("teachers/")
+    names = page.locator(".lesson-teachers__pages tbody tr > :first-child").all_inner_texts()
+    assert "Language-Model Lab" in [words(name) for name in names]
+    text = printed(page, None)
+    table = text[text.index("The pages and their times") :]
+    said = set(table.split())
+    for name in names:
+        for word in words(name).split():
+            assert word in said, f"{word!r} of {name!r} is broken on paper"
