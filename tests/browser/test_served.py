@@ -3,12 +3,23 @@ runs, choices large enough for a finger, and no reading text too small to read."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
-from tests.browser.support import BOOT, PHONE, axe_violations, report, site_pages, watch
+from tests.browser.support import (
+    BOOT,
+    CLIPPED,
+    MAPPING,
+    PHONE,
+    SIMULATION,
+    axe_violations,
+    report,
+    site_pages,
+    watch,
+)
 from tests.conftest import BuiltSite
 
 # A phone of today's common size (390 CSS px: an iPhone 12 to 15).
@@ -97,28 +108,39 @@ def test_every_page_is_accessible_as_it_stands_at_dom_content_loaded(
     assert not problems, report(problems)
 
 
-# Every visible text of the article, and the font size it is drawn at. KaTeX's sub- and
-# superscripts (.mtight) are smaller by typographic convention, its zero-width struts
-# (.vlist-s) and its MathML copy (.katex-mathml, for screen readers) are not drawn text.
-SMALL_TEXT = """(least) => {
+# Every visible text under `root`, and the font size it is drawn at: an SVG's text at
+# its size in the SVG's units times the scale the drawing is shown at (a chart scaled
+# down to a phone shrinks its labels with it). KaTeX's sub- and superscripts (.mtight)
+# are smaller by typographic convention, its zero-width struts (.vlist-s) and its MathML
+# copy (.katex-mathml, for screen readers) are not drawn text.
+SMALL_TEXT = """([root, least]) => {
   for (const el of document.querySelectorAll(".md-typeset > *")) {
     el.style.contentVisibility = "visible";
   }
   for (const details of document.querySelectorAll(".md-content details")) details.open = true;
   const small = new Map();
-  const content = document.querySelector(".md-content");
-  const texts = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
+  const texts = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
   for (let node = texts.nextNode(); node; node = texts.nextNode()) {
     const el = node.parentElement;
     if (!node.textContent.trim() || !el.checkVisibility({ visibilityProperty: true })) continue;
     if (el.closest(".katex-mathml, .mtight, .vlist-s")) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize);
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) {
+      const { a, b } = el.getScreenCTM();
+      size *= Math.hypot(a, b);
+    }
     if (size >= least) continue;
-    const name = `<${el.tagName.toLowerCase()} class="${el.className}"> at ${size.toFixed(1)}px`;
+    const name = `<${el.tagName.toLowerCase()} class="${el.className.baseVal ?? el.className}"> \
+at ${size.toFixed(1)}px`;
     small.set(name, `${small.get(name) ?? ""} ${node.textContent.trim()}`.slice(0, 60));
   }
   return [...small].map(([name, text]) => `${name}: "${text.trim()}"`);
 }"""
+
+
+def small_text(page: Page, root: str = ".md-content") -> list[str]:
+    """Each kind of text under ``root`` drawn below 12 px, with a sample of its words."""
+    return page.evaluate(SMALL_TEXT, [root, 12])
 
 
 def test_on_a_phone_no_reading_text_is_below_12px(phone_page: Page, site: BuiltSite) -> None:
@@ -126,8 +148,79 @@ def test_on_a_phone_no_reading_text_is_below_12px(phone_page: Page, site: BuiltS
     problems: list[str] = []
     for path in site_pages(site):
         phone_page.goto(path)
-        problems += [f"{path}: {found}" for found in phone_page.evaluate(SMALL_TEXT, 12)]
+        problems += [f"{path}: {found}" for found in small_text(phone_page)]
     assert not problems, "\n".join(problems)
+
+
+RUN = 180_000  # ms: a guided experiment's seeds, then the lab's own run, on a busy machine
+
+
+def ready(page: Page, selector: str) -> Locator:
+    """The page's first lab matching ``selector``, scrolled to, with Python ready."""
+    lab = page.locator(selector).first
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return lab
+
+
+def press(lab: Locator, name: str) -> None:
+    lab.get_by_role("button", name=name, exact=True).click()
+
+
+def run_simulation_page(page: Page) -> None:
+    """An experiment's outcome, the simulation lab's run, an exercise's verdicts."""
+    ready(page, SIMULATION)
+    experiment = page.locator("[data-lab-experiment]").first
+    experiment.get_by_role("radio").first.click()
+    press(experiment, "Run this experiment")
+    expect(experiment).to_have_attribute("data-lab-experiment-state", "done", timeout=RUN)
+    lab = ready(page, SIMULATION)
+    press(lab, "Run")
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+    exercise = ready(page, '[data-lab="exercise"]')
+    press(exercise, "Run the tests")
+    expect(exercise).to_have_attribute("data-lab-run", "failed")
+
+
+def run_language_models_page(page: Page) -> None:
+    """The language-model lab's Step, then a short Run of two seeds."""
+    lab = ready(page, '[data-lab="language-models"]')
+    for name, value in {"updates": "30", "seeds": "2"}.items():
+        lab.locator(f'[data-lab-field="{name}"]').fill(value)
+    press(lab, "Step")
+    expect(lab).to_have_attribute("data-lab-run", "stepped", timeout=RUN)
+    press(lab, "Run")
+    expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
+
+
+def run_lesson_page(page: Page) -> None:
+    """The Visual Lab checked with one part filled: a verdict and feedback on every part."""
+    lab = ready(page, MAPPING)
+    lab.locator(".lab-chip").first.click()
+    lab.get_by_role("button", name=re.compile(r"^Part 1, ")).click()
+    press(lab, "Check")
+    expect(lab.locator("[data-lab-summary]")).to_contain_text("correct", timeout=BOOT)
+
+
+@pytest.mark.parametrize(
+    ("path", "use"),
+    [
+        ("simulation/", run_simulation_page),
+        ("language-models/", run_language_models_page),
+        ("lesson/", run_lesson_page),
+    ],
+    ids=["simulation", "language-models", "visual-lab"],
+)
+def test_on_a_phone_no_lab_text_is_below_12px_once_the_labs_have_run(
+    phone_page: Page, path: str, use: Callable[[Page], None]
+) -> None:
+    """What a lab writes after a run (charts' labels, tables, legends, status lines,
+    verdicts) reads at 12 px or more too, and nothing in it is wider than the phone."""
+    phone_page.goto(path)
+    use(phone_page)
+    small = small_text(phone_page)
+    assert not small, "\n".join(small)
+    assert phone_page.locator(".md-content").evaluate(CLIPPED) == []
 
 
 # Each quiz and experiment choice: its box, and its label's (the label is part of the target).
