@@ -193,3 +193,36 @@ def test_on_paper_an_exercise_is_its_prompt_starter_and_tests(page: Page) -> Non
         expect(lab.locator(part)).to_be_hidden()
     expect(lab.locator(".lab-exercise__prompt")).to_be_visible()
     expect(lab.locator("[data-lab-test]").first).to_be_visible()
+
+
+# The editor's look, as computed (a bare <div> and <p> would be a block at 16 px with
+# 1em margins), and, to show the simulation lab's stylesheet is absent, its actions' row.
+EDITOR_LOOK = """(lab) => {
+  const style = (selector) => getComputedStyle(document.querySelector(selector));
+  return {
+    tools: style(`#${lab.id} .lab-code__tools`).display,
+    keys: style(`#${lab.id} .lab-code__keys`).fontSize,
+    state: style(`#${lab.id} .lab-code__state`).marginBottom,
+    muted: getComputedStyle(lab).getPropertyValue("--lab-code-muted").trim(),
+    simulation: style(".lab-sim__actions").display,
+  };
+}"""
+
+
+def test_the_editor_is_styled_on_a_page_without_the_simulation_labs_stylesheet(
+    page: Page,
+) -> None:
+    """The code editor is shared (issue 36): an exercise on a page without a simulation lab
+    gets its styles from lab.css, not from the simulation lab's stylesheet."""
+    page.route(
+        "**/widgets/simulation*.css",
+        lambda route: route.fulfill(status=200, content_type="text/css", body=""),
+    )
+    lab = open_exercise(page)
+    assert lab.evaluate(EDITOR_LOOK) == {
+        "tools": "flex",
+        "keys": "14px",
+        "state": "0px",
+        "muted": "#6b6b6b",
+        "simulation": "block",
+    }

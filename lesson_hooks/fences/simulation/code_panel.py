@@ -73,7 +73,7 @@ def editor_panel(prefix: str, source: str, title: str, intro: Markup, howto: str
         el("div", {"class": "lab-code__editor", "data-lab-code-editor": True}, block),
         el(
             "p",
-            {"class": "lab-sim__hint lab-code__keys", "id": f"{prefix}-code-keys", "hidden": True},
+            {"class": "lab-code__keys", "id": f"{prefix}-code-keys", "hidden": True},
             "In the editor, Tab indents. To leave it from the keyboard, press Esc, then Tab.",
         ),
         el(
