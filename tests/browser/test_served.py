@@ -108,18 +108,19 @@ def test_every_page_is_accessible_as_it_stands_at_dom_content_loaded(
     assert not problems, report(problems)
 
 
-# Every visible text under `root`, and the font size it is drawn at: an SVG's text at
+# Every visible text of the article, and the font size it is drawn at: an SVG's text at
 # its size in the SVG's units times the scale the drawing is shown at (a chart scaled
 # down to a phone shrinks its labels with it). KaTeX's sub- and superscripts (.mtight)
 # are smaller by typographic convention, its zero-width struts (.vlist-s) and its MathML
 # copy (.katex-mathml, for screen readers) are not drawn text.
-SMALL_TEXT = """([root, least]) => {
+SMALL_TEXT = """(least) => {
   for (const el of document.querySelectorAll(".md-typeset > *")) {
     el.style.contentVisibility = "visible";
   }
   for (const details of document.querySelectorAll(".md-content details")) details.open = true;
   const small = new Map();
-  const texts = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  const content = document.querySelector(".md-content");
+  const texts = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
   for (let node = texts.nextNode(); node; node = texts.nextNode()) {
     const el = node.parentElement;
     if (!node.textContent.trim() || !el.checkVisibility({ visibilityProperty: true })) continue;
@@ -138,9 +139,9 @@ at ${size.toFixed(1)}px`;
 }"""
 
 
-def small_text(page: Page, root: str = ".md-content") -> list[str]:
-    """Each kind of text under ``root`` drawn below 12 px, with a sample of its words."""
-    return page.evaluate(SMALL_TEXT, [root, 12])
+def small_text(page: Page) -> list[str]:
+    """Each kind of text in the article drawn below 12 px, with a sample of its words."""
+    return page.evaluate(SMALL_TEXT, 12)
 
 
 def test_on_a_phone_no_reading_text_is_below_12px(phone_page: Page, site: BuiltSite) -> None:
