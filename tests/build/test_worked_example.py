@@ -9,6 +9,7 @@ import pytest
 from lab import run_experiment
 from lab.sim.render import STEP_LABELS, render_episode
 from lesson_hooks.build.katex import KATEX_DIR, STYLESHEET, check_katex, locked_katex_version
+from lesson_hooks.build.tab_stops import focusable_listings
 from lesson_hooks.fences.worked_example import PREFIX, parse_page
 from tests.build.test_content import article, normalise
 from tests.conftest import ROOT, BuiltSite
@@ -21,10 +22,11 @@ def episode_block(site: BuiltSite):
 
 
 def test_the_episode_is_the_models_own(site: BuiltSite) -> None:
-    """The page shows exactly what lab.sim.render makes of a fresh run: nothing typed by hand."""
+    """The page shows exactly what lab.sim.render makes of a fresh run, nothing typed by hand,
+    with the tab stops the build gives every listing (lesson_hooks/build/tab_stops.py)."""
     lesson = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
     (params,) = parse_page(lesson, "docs/lesson.md")
-    expected = render_episode(run_experiment(params), PREFIX, fold=True)
+    expected = focusable_listings(render_episode(run_experiment(params), PREFIX, fold=True))
     html = (site.dir / "lesson" / "index.html").read_text(encoding="utf-8")
     assert expected in html
 
