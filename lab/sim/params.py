@@ -103,10 +103,9 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
             "untempered": "Of the untempered log-probability (CoMLRL)",
             "tempered": "Of the tempered policy, \u00f7T (on-policy)",
         },
-        "help": "At T = 1 the two are the same. CoMLRL's loss takes the log-softmax of the "
-        "untempered logits of a response sampled at T, which moves the sampling policy by "
-        "the learning rate / T; the on-policy gradient differentiates softmax(logits / T), "
-        "which moves it by the learning rate / T\u00b2.",
+        # Short: the form sits above Run on a phone; the reference page (Policy gradient)
+        # says how the two move the sampling policy.
+        "help": "What a step differentiates; the two are the same at T = 1.",
     },
     "joint_mode": {
         "label": "Joint mode",
