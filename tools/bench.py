@@ -46,6 +46,7 @@ NO_LAB_HOOKS = (
     "lesson_hooks/fences/",
     "lesson_hooks/build/runtime.py",
     "lesson_hooks/build/editor.py",
+    "lesson_hooks/build/rules.py",  # assets/lab/rules.js, which reads runtime.py's manifest
 )
 NO_LAB_ASSETS = ("assets/lab/",)
 
@@ -83,6 +84,20 @@ def plain_configs() -> dict[str, str]:
         ],
     }
     return {PLAIN_BASE: base, ".bench-plain.yml": yaml.safe_dump(plain, sort_keys=False)}
+
+
+@contextmanager
+def plain_config() -> Iterator[Path]:
+    """The build without labs' config files, written beside mkdocs.yml (where their
+    relative paths hold) while in use: yields the one to build."""
+    configs = plain_configs()
+    try:
+        for name, text in configs.items():
+            (ROOT / name).write_text(text, encoding="utf-8")
+        yield ROOT / name
+    finally:
+        for name in configs:
+            (ROOT / name).unlink(missing_ok=True)
 
 
 class _IgnoreTags(yaml.SafeLoader):
@@ -400,43 +415,35 @@ def run(
     Returns the machine's bare Pyodide boot in ms (``None`` if it failed);
     ``browser_info`` receives the Chromium version.
     """
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, plain_config() as plain_file:
         tmp_path = Path(tmp)
-        configs = plain_configs()
-        for name, text in configs.items():
-            (ROOT / name).write_text(text, encoding="utf-8")
-        plain_file = ROOT / name
-        try:
-            full_dir, plain_dir = tmp_path / "full", tmp_path / "plain"
-            full_dir.mkdir()
-            plain_dir.mkdir()
-            with serving(full_dir) as full, serving(plain_dir) as plain:
-                out("building (full vs plain, alternating)…")
-                full_ms, plain_ms = [], []
-                for _ in range(runs):
-                    full_ms.append(build(ROOT / "mkdocs.yml", full_dir, full.url))
-                    plain_ms.append(build(plain_file, plain_dir, plain.url))
-                rows.append(ratio_row(BUILD_ROW, median(full_ms), median(plain_ms), "ms", 1.5))
-                bench_dir = full_dir / "__bench"
-                bench_dir.mkdir()
-                (bench_dir / "bare.html").write_text(BARE_PAGE)
-                (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
-                with sync_playwright() as p:
-                    if readers is not None and wants_lighthouse(only):
-                        out("Lighthouse, mobile preset, on a host-like server…")
-                        readers_view(p, runs, tmp_path, out, readers)
-                    browser = p.chromium.launch(**chromium.launch_args(p))
-                    if browser_info is not None:
-                        browser_info["chromium"] = browser.version
-                    bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out)
-                    try:
-                        take_all(bench, selected(only), rows)
-                    finally:
-                        browser.close()
-                    return bench.figures.get("bare boot")
-        finally:
-            for name in configs:
-                (ROOT / name).unlink(missing_ok=True)
+        full_dir, plain_dir = tmp_path / "full", tmp_path / "plain"
+        full_dir.mkdir()
+        plain_dir.mkdir()
+        with serving(full_dir) as full, serving(plain_dir) as plain:
+            out("building (full vs plain, alternating)…")
+            full_ms, plain_ms = [], []
+            for _ in range(runs):
+                full_ms.append(build(ROOT / "mkdocs.yml", full_dir, full.url))
+                plain_ms.append(build(plain_file, plain_dir, plain.url))
+            rows.append(ratio_row(BUILD_ROW, median(full_ms), median(plain_ms), "ms", 1.5))
+            bench_dir = full_dir / "__bench"
+            bench_dir.mkdir()
+            (bench_dir / "bare.html").write_text(BARE_PAGE)
+            (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
+            with sync_playwright() as p:
+                if readers is not None and wants_lighthouse(only):
+                    out("Lighthouse, mobile preset, on a host-like server…")
+                    readers_view(p, runs, tmp_path, out, readers)
+                browser = p.chromium.launch(**chromium.launch_args(p))
+                if browser_info is not None:
+                    browser_info["chromium"] = browser.version
+                bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out)
+                try:
+                    take_all(bench, selected(only), rows)
+                finally:
+                    browser.close()
+                return bench.figures.get("bare boot")
 
 
 #: Every measure, in the order it runs; each is registered by :func:`measure`.

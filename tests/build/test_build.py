@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 from tests.support.html import parse
+from tools.bench import plain_config
 
 PAGES = ("index.html", "lesson/index.html", "summary/index.html", "references/index.html")
 
@@ -20,6 +21,21 @@ def test_strict_build_succeeds_with_every_page(tmp_path: Path) -> None:
     assert "WARNING" not in output
     for page in PAGES:
         assert (tmp_path / "site" / page).is_file(), page
+
+
+def test_the_benchs_build_without_labs_builds_every_page_with_no_lab_in_it(
+    tmp_path: Path,
+) -> None:
+    """./dev bench compares each page with itself built without labs: a hook the labs
+    need that the bench left in (rules.js reading runtime.py's manifest) broke it."""
+    with plain_config() as config:
+        result = mkdocs_build(config, tmp_path / "plain", strict=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for page in PAGES:
+        assert (tmp_path / "plain" / page).is_file(), page
+    lesson = (tmp_path / "plain" / "lesson" / "index.html").read_text(encoding="utf-8")
+    assert "data-lab=" not in lesson
+    assert "assets/lab/" not in lesson  # no lab script or stylesheet linked
 
 
 def test_every_page_is_served_in_the_colours_its_palette_sets_at_load(site: BuiltSite) -> None:
