@@ -287,3 +287,53 @@ def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
         context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
+
+
+# Every layout shift from the page's start (observed before any of it loads). None is let
+# off as following the reader's input: the test gives none (Chromium flags some shifts
+# at load as if it had, which Lighthouse counts all the same).
+RECORD_SHIFTS = """window.__layoutShifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const moved = e.sources.map((s) => s.node?.textContent?.trim().slice(0, 50) ?? "(gone)");
+    window.__layoutShifts.push({ value: e.value, moved });
+  }
+}).observe({ type: "layout-shift" });"""
+
+# The page as its scripts leave it at load: the print button made to work, every lab's
+# status line up (nothing left waits on a reader's action), and a frame drawn since.
+SET_UP = """() => document.readyState === "complete"
+  && [...document.querySelectorAll("button[data-lesson-print]")].every((b) => !b.hidden)
+  && [...document.querySelectorAll("[data-lab-status]")].every(
+    (s) => s.closest("[data-lab]").dataset.labState)"""
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
+# What a page's load may move at most: a formula nudged a pixel as its font arrives (the
+# glossary's math, 0.001) and no more; Lighthouse calls under 0.1 good.
+UNSEEN_SHIFT = 0.005
+
+
+def test_on_a_phone_nothing_moves_under_the_reader_as_a_page_loads(
+    browser: Browser, browser_context_args: dict, site: BuiltSite
+) -> None:
+    """No layout shift while a page loads and its scripts set it up (Lighthouse's
+    cumulative layout shift: the teacher's page read 0.195 and the language-model page
+    0.098, from the print button shown late and the first blocks laid out late)."""
+    context = browser.new_context(
+        **{**browser_context_args, **LIGHTHOUSE_PHONE}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    page.add_init_script(RECORD_SHIFTS)
+    moved: list[str] = []
+    try:
+        for path in site_pages(site):
+            page.goto(path)
+            page.wait_for_function(SET_UP)
+            page.evaluate(NEXT_FRAME)  # a shift is reported with the frame that shows it
+            shifts = page.evaluate("() => window.__layoutShifts")
+            if sum(s["value"] for s in shifts) > UNSEEN_SHIFT:
+                moved += [f"{path}: {s['value']:.3f}, moving {s['moved']}" for s in shifts]
+    finally:
+        context.close()
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+    assert not moved, "\n".join(moved)
