@@ -157,7 +157,8 @@ def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(
 def test_every_page_on_a_phone_has_no_accessibility_violations(
     phone: tuple[Page, PageErrors], site: BuiltSite, scheme: str
 ) -> None:
-    """At 375 px on a touch screen, and again with the navigation drawer open."""
+    """At 375 px on a touch screen, and the navigation drawer again once open (the rest
+    of the page stands as it was audited a moment before)."""
     page, _ = phone
     problems: list[str] = []
     for path in site_pages(site):
@@ -165,7 +166,9 @@ def test_every_page_on_a_phone_has_no_accessibility_violations(
         problems += axe_violations(page, f"{path} (phone, {scheme})")
         page.get_by_role("banner").locator("label[for='__drawer']").tap()
         expect(page.get_by_role("navigation", name="Navigation")).to_be_in_viewport()
-        problems += axe_violations(page, f"{path} (phone, {scheme}, menu open)")
+        problems += axe_violations(
+            page, f"{path} (phone, {scheme}, menu open)", [".md-sidebar--primary"]
+        )
     assert not problems, report(problems)
 
 
