@@ -1,11 +1,12 @@
-"""Each seed's outcome, computed once per settings, and blocks of seeds assembled from them.
+"""Each seed's outcome at given settings, and blocks of seeds assembled from them.
 
-A guided experiment runs a block of seeds (20 on the pages); a run of the lab over seeds
+A guided experiment runs a block of seeds (20 on the pages); a run of a lab over seeds
 ``first`` to ``first + n - 1`` is those seeds' own trainings side by side (each seed
-trains alone, :func:`lab.sim.experiment.run_experiment`), so a block's result is assembled
-here from per-seed outcomes computed once for seeds 0-999 and shared by every experiment
-and claim at the same settings. That is what makes checking every block of 1,000 seeds,
-and counting how often a block starting at any of them picks each option, cheap.
+trains alone: :func:`lab.sim.experiment.run_experiment`, :func:`lab.lm.model.tally_seeds`),
+so a block's result is assembled here from per-seed outcomes, stored or computed once for
+seeds 0-999 (:mod:`tests.seeds.store`) and shared by every experiment and claim at the same
+settings. That is what makes checking every block of 1,000 seeds, and counting how often a
+block starting at any of them picks each option, cheap.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lab.experiment.outcome import matching_options
-from lab.sim.experiment import Experiment, seed_statistics
+from lab.lm.params import LMParams, validate_lm_params
+from lab.sim.experiment import seed_statistics
 from lab.sim.params import validate_params
-from tests.support.parallel import parallel_map
+from tests.seeds.labs import LANGUAGE_MODELS, SIMULATION
+from tests.seeds.store import Outcomes, seed_outcomes
 
 #: The seeds every qualitative claim and every guided experiment is checked over.
 ALL_SEEDS = 1000
@@ -26,6 +29,8 @@ ALL_SEEDS = 1000
 PUBLISHABLE = 0.99
 
 NOT_TRAINING = ("seed", "seeds")
+#: The language-model lab's settings that change no method's training: what a run compares.
+NOT_LM_TRAINING = (*NOT_TRAINING, "compare_alone", "compare_communication")
 
 
 def settings_key(params: Mapping[str, Any]) -> str:
@@ -34,28 +39,19 @@ def settings_key(params: Mapping[str, Any]) -> str:
     return json.dumps(full.to_json(), sort_keys=True)
 
 
-def _one(job: tuple[str, int]) -> dict[str, Any]:
-    settings, seed = job
-    experiment = Experiment(validate_params(json.loads(settings)), seed=seed)
-    while not experiment.done:
-        experiment.step()
-    return experiment.outcome()
+def outcomes(count: int = ALL_SEEDS, **params: Any) -> Outcomes:
+    """Simulation seeds 0 to ``count - 1``'s outcomes (rows of a run's ``seeds``) at these
+    settings (:mod:`tests.seeds.store`: stored, or trained once a session)."""
+    return seed_outcomes(SIMULATION, settings_key(params), count)
 
 
-_CACHE: dict[str, tuple[dict[str, Any], ...]] = {}
-
-
-def outcomes(count: int = ALL_SEEDS, **params: Any) -> tuple[dict[str, Any], ...]:
-    """Seeds 0 to ``count - 1``'s outcomes (rows of a run's ``seeds``) at these settings.
-
-    Computed once per settings: the first call trains the seeds asked for, a later call
-    for more trains only the rest."""
-    key = settings_key(params)
-    done = _CACHE.get(key, ())
-    if len(done) < count:
-        more = parallel_map(_one, [(key, seed) for seed in range(len(done), count)])
-        done = _CACHE[key] = (*done, *more)
-    return done[:count]
+def lm_outcomes(params: LMParams | Mapping[str, Any], method: str, count: int) -> Outcomes:
+    """Language-model seeds 0 to ``count - 1``'s outcomes for ``method`` (a seeds row's
+    ``method`` field) at these settings, which make one key whatever the run compares."""
+    full = (params if isinstance(params, LMParams) else validate_lm_params(params)).to_json()
+    training = {k: v for k, v in full.items() if k not in NOT_LM_TRAINING}
+    key = json.dumps({"method": method, "settings": training}, sort_keys=True)
+    return seed_outcomes(LANGUAGE_MODELS, key, count)
 
 
 def block_result(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -5,52 +5,40 @@ their intervals; the numbers behind them come from lab.lm.model. A claim must ho
 seeds it was written on, so each is checked over seeds 0-199; each of the page's guided experiments
 must pick its keyed option in every block of 20 seeds among them.
 
-Each method's outcome for each seed is computed once (``outcomes``) and shared by every claim
-and experiment that needs it, and a run's tally is assembled from them by the lab's own
-:func:`lab.lm.model.tally_seeds`, so the whole check costs a few trainings per seed: about a
-minute of CPU, which is why it lives here, outside ``tests/unit`` (the default quick run),
-and runs in CI with the rest of ``./dev test``. The page's claims that need no such run are
-in ``tests/unit/lab/lm/test_claims.py``.
+Each method's outcome for each seed is stored or computed once (:mod:`tests.seeds.store`)
+and shared by every claim and experiment that needs it, and a run's tally is assembled from
+them by the lab's own :func:`lab.lm.model.tally_seeds`, so the whole check costs a few
+trainings per seed: about a minute of CPU, which is why it lives here, outside
+``tests/unit`` (the default quick run), and runs in CI with the rest of ``./dev test``. The
+page's claims that need no such run are in ``tests/unit/lab/lm/test_claims.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import re
 
 import pytest
 
 from lab.core.stats import describe_count
 from lab.experiment.outcome import experiment_outcome, matching_options
-from lab.lm.model import METHODS, seed_outcome, step_language_models, tally_seeds
+from lab.lm.model import METHODS, step_language_models, tally_seeds
 from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
 from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
-from tests.seeds.outcomes import PUBLISHABLE, block_odds, unpublishable
-from tests.support.parallel import parallel_map
+from tests.seeds.outcomes import PUBLISHABLE, block_odds, lm_outcomes, unpublishable
+from tests.seeds.store import Outcomes
 
 SEEDS = 200  # seeds 0-199
 BLOCK = 20  # a guided experiment's 20 seeds
 PAGE = "docs/language-models.md"
-#: Settings that do not change a method's training (what a run compares, which seeds).
-NOT_TRAINING = ("seed", "seeds", "compare_alone", "compare_communication")
 
 
-@functools.cache
-def _outcomes(training: str, method: str) -> tuple[dict, ...]:
-    params = validate_lm_params(json.loads(training))
-    runs = [dataclasses.replace(params, seed=s) for s in range(SEEDS)]
-    return tuple(parallel_map(functools.partial(seed_outcome, method=method), runs))
-
-
-def outcomes(params: LMParams | dict, method: str = "learned") -> tuple[dict, ...]:
-    """``method``'s outcome for each of seeds 0-199 at these settings (computed once)."""
-    settings = (params if isinstance(params, LMParams) else validate_lm_params(params)).to_json()
-    training = {k: v for k, v in settings.items() if k not in NOT_TRAINING}
-    return _outcomes(json.dumps(training, sort_keys=True), method)
+def outcomes(params: LMParams | dict, method: str = "learned") -> Outcomes:
+    """``method``'s outcome for each of seeds 0-199 at these settings (stored, or computed once)."""
+    return lm_outcomes(params, method, SEEDS)
 
 
 def count(params: dict, verdict: str, method: str = "learned") -> int:
