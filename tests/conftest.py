@@ -25,7 +25,7 @@ LAYERS = (
     "unit",  # CPython only: the lab, the hooks, the tools (./dev check)
     "build",  # the built site: the strict MkDocs build, and Zensical's
     "browser",  # browsers against the built site
-    "seeds",  # the pages' claims over seeds 0 to 199
+    "seeds",  # the pages' claims over seeds 0 to 999
 )
 
 

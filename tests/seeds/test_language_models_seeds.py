@@ -1,16 +1,17 @@
-"""Every claim docs/language-models.md makes about learning, checked over seeds 0-199.
+"""Every claim docs/language-models.md makes about learning holds over seeds 0-999.
 
 The page states these in words ("most seeds", "no seed", "every seed") and as counts with
-their intervals; the numbers behind them come from lab.lm.model. A claim must hold beyond the
-seeds it was written on, so each is checked over seeds 0-199; each of the page's guided experiments
-must pick its keyed option in every block of 20 seeds among them.
+their intervals over seeds 0 to 199; the numbers behind them come from lab.lm.model. A claim
+must hold beyond the seeds it was written on, so every count the page states is recomputed
+from seeds 0-199, and every qualitative claim ("no seed", "every seed", "most", which side of
+a comparison wins) must hold on seeds 200-999 too; each of the page's guided experiments must
+pick its keyed option in every block of 20 seeds among 0-999, and a block starting at a random
+seed must pick it with probability at least 0.99.
 
-Each method's outcome for each seed is stored or computed once (:mod:`tests.seeds.store`)
-and shared by every claim and experiment that needs it, and a run's tally is assembled from
-them by the lab's own :func:`lab.lm.model.tally_seeds`, so the whole check costs a few
-trainings per seed: about a minute of CPU, which is why it lives here, outside
-``tests/unit`` (the default quick run), and runs in CI with the rest of ``./dev test``. The
-page's claims that need no such run are in ``tests/unit/lab/lm/test_claims.py``.
+Each method's outcome for each seed comes from :mod:`tests.seeds.store` (stored, or trained
+once a session) and is shared by every claim and experiment that needs it, and a run's tally
+is assembled from them by the lab's own :func:`lab.lm.model.tally_seeds`. The page's claims
+that need no such run are in ``tests/unit/lab/lm/test_claims.py``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -28,66 +30,137 @@ from lab.lm.params import LMParams, validate_lm_params
 from lab.lm.tokens import NAMES
 from lesson_hooks.fences.experiment import parse_page
 from lesson_hooks.support.paths import ROOT
-from tests.seeds.outcomes import PUBLISHABLE, block_odds, lm_outcomes, unpublishable
+from tests.seeds.outcomes import ALL_SEEDS, PUBLISHABLE, block_odds, lm_outcomes, unpublishable
 from tests.seeds.store import Outcomes
 
-SEEDS = 200  # seeds 0-199
+SEEDS = 200  # the page's counts are over seeds 0-199
 BLOCK = 20  # a guided experiment's 20 seeds
 PAGE = "docs/language-models.md"
 
 
 def outcomes(params: LMParams | dict, method: str = "learned") -> Outcomes:
-    """``method``'s outcome for each of seeds 0-199 at these settings (stored, or computed once)."""
+    """``method``'s outcome for each of seeds 0-199 at these settings: what the page counts."""
     return lm_outcomes(params, method, SEEDS)
 
 
+def every(params: LMParams | dict, method: str = "learned") -> Outcomes:
+    """Seeds 0-999's outcomes: what a claim that no seed or every seed does must hold on."""
+    return lm_outcomes(params, method, ALL_SEEDS)
+
+
+def beyond(params: dict, method: str = "learned") -> Outcomes:
+    """Seeds 200-999's outcomes: where a claim written on seeds 0-199 must hold too."""
+    return every(params, method)[SEEDS:]
+
+
+#: Seeds 0-199, then 200-999: a claim of "most" or of a comparison holds in each.
+RANGES: dict[str, Callable[..., Outcomes]] = {"0-199": outcomes, "200-999": beyond}
+
+
+def verdicts(seeds: Outcomes, verdict: str) -> int:
+    return sum(o["verdict"] == verdict for o in seeds)
+
+
 def count(params: dict, verdict: str, method: str = "learned") -> int:
-    return sum(o["verdict"] == verdict for o in outcomes(params, method))
+    """How many of seeds 0-199 end with this verdict: a count as the page states it."""
+    return verdicts(outcomes(params, method), verdict)
 
 
 # ----------------------------------------------------------------- the claims
+#
+# Each check names the page's line that makes the claim, and the seeds that break it.
+
+COLD = {"safe_reward": 0.9, "temperature": 0.6}
 
 
-def test_most_seeds_find_a_convention_at_the_defaults() -> None:
-    assert count({}, "call") > 0.8 * SEEDS
+def at(quote: str) -> str:
+    """``docs/language-models.md:LINE``: where the page says ``quote`` (line breaks aside)."""
+    text = (ROOT / PAGE).read_text(encoding="utf-8")
+    found = re.search(r"\s+".join(map(re.escape, quote.split())), text)
+    assert found, f"{PAGE}: the page no longer says {quote!r}"
+    return f"{PAGE}:{text.count(chr(10), 0, found.start()) + 1}"
 
 
-def test_a_convention_emerges_and_every_name_wins_somewhere() -> None:
-    assert {o["convention"] for o in outcomes({})} >= set(NAMES)
+def seeds_where(found: Outcomes, broken: Callable[[dict], bool], first: int = 0) -> list[int]:
+    """The seeds among ``found`` (seed ``first`` on) whose outcome breaks a claim."""
+    return [first + i for i, o in enumerate(found) if broken(o)]
+
+
+@pytest.mark.parametrize("seeds", RANGES)
+def test_most_seeds_find_a_convention_at_the_defaults(seeds: str) -> None:
+    found = RANGES[seeds]({})
+    assert verdicts(found, "call") > 0.8 * len(found), (
+        f"{at('With the defaults, most seeds escape it')}: seeds {seeds}: "
+        f"{verdicts(found, 'call')} of {len(found)} call"
+    )
+
+
+@pytest.mark.parametrize("seeds", RANGES)
+def test_a_convention_emerges_and_every_name_wins_somewhere(seeds: str) -> None:
+    won = {o["convention"] for o in RANGES[seeds]({})}
+    assert won >= set(NAMES), f"{at('see every name win somewhere')}: seeds {seeds}: {won}"
 
 
 def test_after_200_updates_no_pair_is_yet_within_two_percent_of_the_best() -> None:
-    assert max(o["expected_reward"] for o in outcomes({})) < 0.98
-    called = [o["expected_reward"] for o in outcomes({}) if o["verdict"] == "call"]
-    assert round(sum(called) / len(called), 2) == 0.97  # "about 0.97": a little doubt left
+    best = seeds_where(every({}), lambda o: o["optimal"] or o["expected_reward"] >= 0.98)
+    assert not best, (
+        f"{at('none of these pairs is yet at the optimum')}: at the defaults, seeds {best} are "
+        f"within 2% of the best after 200 updates"
+    )
+    for seeds, found in RANGES.items():  # "about 0.97": a little doubt left
+        called = [o["expected_reward"] for o in found({}) if o["verdict"] == "call"]
+        mean = sum(called) / len(called)
+        assert round(mean, 2) == 0.97, f"{at('about 0.97')}: seeds {seeds}: {mean}"
     page = (ROOT / PAGE).read_text(encoding="utf-8")
     assert '"18 of 20 seeds" says the share over all seeds is somewhere between 70% and 97%' in page
     assert describe_count(18, 20).endswith("between 70% and 97% of all seeds")
 
 
 def test_trained_alone_no_seed_calls_and_main_always_inlines() -> None:
-    assert count({}, "inline", "trained_alone") == SEEDS
+    calling = seeds_where(every({}, "trained_alone"), lambda o: o["verdict"] != "inline")
+    assert not calling, f"{at('learns to inline every time')}: seeds {calling} do not inline"
 
 
 def test_reading_the_helpers_code_every_seed_calls_the_name_it_read() -> None:
-    assert count({}, "call", "communication") == SEEDS
+    apart = seeds_where(every({}, "communication"), lambda o: o["verdict"] != "call")
+    assert not apart, f"{at('every pair calls the name it read')}: seeds {apart} do not call"
 
 
-def test_a_higher_safe_reward_traps_more_seeds() -> None:
-    assert count({"safe_reward": 0.9}, "inline") > max(SEEDS / 2, count({}, "inline"))
+@pytest.mark.parametrize("seeds", RANGES)
+def test_a_higher_safe_reward_traps_more_seeds(seeds: str) -> None:
+    safer, plain = RANGES[seeds]({"safe_reward": 0.9}), RANGES[seeds]({})
+    inline = verdicts(safer, "inline"), verdicts(plain, "inline")
+    assert inline[0] > max(len(safer) / 2, inline[1]), (
+        f"{at('The better the safe answer pays, the stronger the trap')}: seeds {seeds}: "
+        f"{inline[0]} inline at safe reward 0.9, {inline[1]} at 0.6, of {len(safer)}"
+    )
 
 
 def test_at_safe_reward_0_9_every_pair_that_does_not_call_inlines() -> None:
     """The experiments' options say "in the rest main writes `w * h` itself": no pair is broken."""
-    for settings in ({"safe_reward": 0.9}, {"safe_reward": 0.9, "temperature": 0.6}):
-        assert count(settings, "call") + count(settings, "inline") == SEEDS
+    for settings in ({"safe_reward": 0.9}, COLD):
+        broken = seeds_where(every(settings), lambda o: o["verdict"] not in ("call", "inline"))
+        assert not broken, f"{at('in the rest main writes `w * h` itself')}: {settings}: {broken}"
 
 
-def test_sampling_colder_frees_some_seeds_and_makes_the_calling_pairs_surer() -> None:
-    cold, plain = {"safe_reward": 0.9, "temperature": 0.6}, {"safe_reward": 0.9}
-    assert count(plain, "call") < count(cold, "call") < SEEDS / 2
-    assert all(o["optimal"] == (o["verdict"] == "call") for o in outcomes(cold))
-    assert not any(o["optimal"] for o in outcomes(plain))
+@pytest.mark.parametrize("seeds", RANGES)
+def test_sampling_colder_frees_some_seeds(seeds: str) -> None:
+    cold, plain = RANGES[seeds](COLD), RANGES[seeds]({"safe_reward": 0.9})
+    calls = verdicts(cold, "call"), verdicts(plain, "call")
+    assert calls[1] < calls[0] < len(cold) / 2, (
+        f"{at('a few more pairs find a name before inlining takes over')}: seeds {seeds}: "
+        f"{calls[0]} call at temperature 0.6, {calls[1]} at 1, of {len(cold)}"
+    )
+
+
+def test_sampling_colder_makes_the_calling_pairs_surer() -> None:
+    where = at("the pairs that do call are within 2% of the best at 0.6")
+    unsure = seeds_where(every(COLD), lambda o: o["verdict"] == "call" and not o["optimal"])
+    assert not unsure, f"{where}: at temperature 0.6, seeds {unsure} call but are not within 2%"
+    sure = seeds_where(every(COLD), lambda o: o["verdict"] != "call" and o["optimal"])
+    assert not sure, f"{where}: at temperature 0.6, seeds {sure} are within 2% but do not call"
+    sure = seeds_where(every({"safe_reward": 0.9}), lambda o: o["optimal"])
+    assert not sure, f"{where}: at temperature 1, seeds {sure} are within 2%"
 
 
 def _said(n: int, total: int, unit: str = "seeds") -> str:
@@ -100,10 +173,10 @@ def _between(n: int) -> str:
     return _said(n, SEEDS).split("; ")[1].removesuffix(" of all seeds")
 
 
-def _main_name_moves_most() -> int:
-    """Of the first three updates of seeds 0-199, how many push main's second token most."""
+def _main_name_moves_most(seeds: range = range(SEEDS)) -> int:
+    """Of the first three updates of these seeds, how many push main's second token most."""
     moved = 0
-    for seed, update in [(seed, update) for seed in range(SEEDS) for update in (1, 2, 3)]:
+    for seed, update in [(seed, update) for seed in seeds for update in (1, 2, 3)]:
         moves = [abs(t["after"] - t["before"]) for t in step(seed, update)["sample"]["main"]]
         moved += moves.index(max(moves)) == 1
     return moved
@@ -121,8 +194,6 @@ def _moving(params: dict, verdict: str | None = None) -> int:
         if verdict is None or o["verdict"] == verdict
     )
 
-
-COLD = {"safe_reward": 0.9, "temperature": 0.6}
 
 #: Each count the page states, made from the model in the page's words (whitespace aside).
 PAGE_COUNTS = {
@@ -180,11 +251,24 @@ def step(seed: int, update: int) -> dict:
 
 
 def test_one_advantage_a_token_every_body_shares_does_not_move() -> None:
-    for seed, update in [(seed, update) for seed in range(SEEDS) for update in (1, 2, 3)]:
+    moved = []
+    for seed, update in [(seed, update) for seed in range(ALL_SEEDS) for update in (1, 2, 3)]:
         shown = step(seed, update)
         first = shown["sample"]["main"][0]
-        if all(g["main"].startswith("return") for g in shown["group"]):
-            assert first["after"] == pytest.approx(first["before"], abs=1e-6)
+        shared = all(g["main"].startswith("return") for g in shown["group"])
+        if shared and first["after"] != pytest.approx(first["before"], abs=1e-6):
+            moved.append((seed, update))
+    assert not moved, f"{at('`return` does not move at all')}: (seed, update) {moved}"
+
+
+def test_mains_name_takes_the_biggest_push_in_nearly_every_update_beyond_seed_199() -> None:
+    """The page's "nearly every update" (590 of 600 over seeds 0-199): 95% or more of the
+    first three updates of seeds 200-999 too."""
+    moved, updates = _main_name_moves_most(range(SEEDS, ALL_SEEDS)), 3 * (ALL_SEEDS - SEEDS)
+    assert moved >= 0.95 * updates, (
+        f"{at('takes the biggest push in nearly every update')}: {moved} of {updates} updates "
+        f"of seeds 200-999"
+    )
 
 
 def _helper_pushes_name_or_operator() -> int:
@@ -202,17 +286,20 @@ def _helper_pushes_name_or_operator() -> int:
 EXPERIMENTS = parse_page((ROOT / PAGE).read_text(encoding="utf-8"), PAGE)
 
 
+def _runs(params: LMParams) -> list[dict]:
+    """Seeds 0-999 as a run's tally reads them: each seed's outcome for every method it compares."""
+    asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
+    per_method = {m: every(params, m) for m in METHODS if asked.get(m, True)}
+    return [{"seed": s, **{m: per_method[m][s] for m in per_method}} for s in range(ALL_SEEDS)]
+
+
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
 def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(experiment) -> None:
     params = validate_lm_params({**experiment.params, "seeds": BLOCK})
-    asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
-    per_method = {m: outcomes(params, m) for m in METHODS if asked.get(m, True)}
-    for first in range(0, SEEDS, BLOCK):
-        runs = [
-            {"seed": s, **{m: per_method[m][s] for m in per_method}}
-            for s in range(first, first + BLOCK)
-        ]
-        result = {"seeds": tally_seeds(dataclasses.replace(params, seed=first), runs)}
+    runs = _runs(params)
+    for first in range(0, ALL_SEEDS, BLOCK):
+        block = runs[first : first + BLOCK]
+        result = {"seeds": tally_seeds(dataclasses.replace(params, seed=first), block)}
         matched = matching_options(experiment.spec, result)
         assert matched == [experiment.answer], (
             f"{experiment.path}:{experiment.line}: {experiment.id}, "
@@ -229,16 +316,10 @@ def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(experiment) -> Non
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
 def test_a_random_block_picks_the_keyed_option_with_probability_099(experiment) -> None:
-    """Estimated from the blocks in seeds 0-199, not 0-999 as for the simulation: a
-    language-model seed costs a few trainings of about a second each, and 1,000 of them per
-    method would take the seed layer past its budget."""
     params = validate_lm_params({**experiment.params, "seeds": BLOCK})
-    asked = {"trained_alone": params.compare_alone, "communication": params.compare_communication}
-    per_method = {m: outcomes(params, m) for m in METHODS if asked.get(m, True)}
-    runs = [{"seed": s, **{m: per_method[m][s] for m in per_method}} for s in range(SEEDS)]
     odds = block_odds(
-        experiment.spec, runs, BLOCK, lambda block: {"seeds": tally_seeds(params, list(block))}
+        experiment.spec, _runs(params), BLOCK, lambda b: {"seeds": tally_seeds(params, list(b))}
     )
     assert odds[experiment.answer] >= PUBLISHABLE, unpublishable(
-        experiment, odds, BLOCK, f"0-{SEEDS - 1}"
+        experiment, odds, BLOCK, f"0-{ALL_SEEDS - 1}"
     )
