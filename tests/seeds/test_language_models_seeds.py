@@ -101,8 +101,9 @@ def test_a_convention_emerges_and_every_name_wins_somewhere(seeds: str) -> None:
     assert won >= set(NAMES), f"{at('see every name win somewhere')}: seeds {seeds}: {won}"
 
 
-def test_after_200_updates_no_pair_is_yet_within_two_percent_of_the_best() -> None:
-    best = seeds_where(every({}), lambda o: o["optimal"] or o["expected_reward"] >= 0.98)
+def test_after_200_updates_no_pair_of_seeds_0_to_199_is_within_two_percent_of_the_best() -> None:
+    """The page says none of seeds 0-199 is, and how many of 200-999 are (``PAGE_COUNTS``)."""
+    best = seeds_where(outcomes({}), lambda o: o["optimal"] or o["expected_reward"] >= 0.98)
     assert not best, (
         f"{at('none of these pairs is yet at the optimum')}: at the defaults, seeds {best} are "
         f"within 2% of the best after 200 updates"
@@ -154,9 +155,9 @@ def test_sampling_colder_frees_some_seeds(seeds: str) -> None:
 
 
 def test_sampling_colder_makes_the_calling_pairs_surer() -> None:
-    where = at("the pairs that do call are within 2% of the best at 0.6")
-    unsure = seeds_where(every(COLD), lambda o: o["verdict"] == "call" and not o["optimal"])
-    assert not unsure, f"{where}: at temperature 0.6, seeds {unsure} call but are not within 2%"
+    """At 0.6 only a calling pair is within 2% (how many of them are: ``PAGE_COUNTS``); at 1
+    none is."""
+    where = at("the pairs that do call are within 2% of the")
     sure = seeds_where(every(COLD), lambda o: o["verdict"] != "call" and o["optimal"])
     assert not sure, f"{where}: at temperature 0.6, seeds {sure} are within 2% but do not call"
     sure = seeds_where(every({"safe_reward": 0.9}), lambda o: o["optimal"])
@@ -182,8 +183,11 @@ def _main_name_moves_most(seeds: range = range(SEEDS)) -> int:
     return moved
 
 
-def _optimal(params: dict, method: str = "learned") -> int:
-    return sum(o["optimal"] for o in outcomes(params, method))
+def _optimal(
+    params: dict, method: str = "learned", among: Callable[..., Outcomes] = outcomes
+) -> int:
+    """How many pairs are within 2% of the best: of seeds 0-199 unless ``among`` says."""
+    return sum(o["optimal"] for o in among(params, method))
 
 
 def _moving(params: dict, verdict: str | None = None) -> int:
@@ -202,7 +206,14 @@ PAGE_COUNTS = {
         f"and main writes `w * h` itself in the other {count({}, 'inline')} "
         f"({_said(count({}, 'inline'), SEEDS).split('; ')[1]})."
     ),
-    "defaults, within 2%": lambda: f"({_said(_optimal({}), SEEDS)}): a pair",
+    "defaults, within 2%": lambda: (
+        f"({_said(_optimal({}), SEEDS)}), and only {_optimal({}, among=beyond)} of seeds 200 "
+        f"to 999 are: a pair"
+    ),
+    "cold, calling pairs within 2%": lambda: (
+        f"(all but {verdicts(every(COLD), 'call') - _optimal(COLD, among=every)} of the "
+        f"{verdicts(every(COLD), 'call')} that call over seeds 0 to 999)"
+    ),
     "trained alone, inline": lambda: (
         f"every time ({_said(count({}, 'inline', 'trained_alone'), SEEDS)})"
     ),
