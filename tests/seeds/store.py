@@ -163,7 +163,7 @@ def _stale(lab: Lab, why: str) -> None:
             f"{_file(lab)}: the stored outcomes are stale: {why}; the seed checks train them "
             f"(slower); `{REFRESH}` refreshes the store"
         ),
-        stacklevel=3,
+        stacklevel=2,
     )
 
 

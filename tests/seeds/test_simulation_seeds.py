@@ -7,10 +7,10 @@ starting at a random seed with probability at least 0.99 (estimated from the blo
 starting at each seed in 0-999, and stated when it fails); every count the page states
 over seeds 0 to 199 is recomputed from those seeds, and every qualitative claim ("in
 every seed", which side of a comparison wins) must hold on seeds 200-999 too. Each
-seed's outcome is computed once per settings (:mod:`tests.seeds.outcomes`) and shared by
-every experiment and claim; the whole file costs a few minutes of CPU, spread over the
-cores, so it lives outside ``tests/unit`` (the default quick run) and runs in CI with the
-rest of ``./dev test``.
+seed's outcome at each settings is stored in the tree or trained once a session
+(:mod:`tests.seeds.store`) and shared by every experiment and claim; training them all takes
+a few minutes of CPU, spread over the cores, so the file lives outside ``tests/unit`` (the
+default quick run) and runs in CI with the rest of ``./dev test``.
 """
 
 # ruff: noqa: RUF001 (the quotes keep the page's typography: minus signs)
