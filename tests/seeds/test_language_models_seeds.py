@@ -34,7 +34,6 @@ from tests.seeds.outcomes import ALL_SEEDS, PUBLISHABLE, block_odds, lm_outcomes
 from tests.seeds.store import Outcomes
 
 SEEDS = 200  # the page's counts are over seeds 0-199
-BLOCK = 20  # a guided experiment's 20 seeds
 PAGE = "docs/language-models.md"
 
 
@@ -305,32 +304,34 @@ def _runs(params: LMParams) -> list[dict]:
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
-def test_every_block_of_20_seeds_picks_the_tasks_keyed_option(experiment) -> None:
-    params = validate_lm_params({**experiment.params, "seeds": BLOCK})
+def test_every_block_of_its_seeds_picks_the_tasks_keyed_option(experiment) -> None:
+    size = experiment.params["seeds"]  # a task's block: the seeds its run trains
+    params = validate_lm_params(experiment.params)
     runs = _runs(params)
-    for first in range(0, ALL_SEEDS, BLOCK):
-        block = runs[first : first + BLOCK]
+    for first in range(0, ALL_SEEDS - size + 1, size):
+        block = runs[first : first + size]
         result = {"seeds": tally_seeds(dataclasses.replace(params, seed=first), block)}
         matched = matching_options(experiment.spec, result)
         assert matched == [experiment.answer], (
             f"{experiment.path}:{experiment.line}: {experiment.id}, "
-            f"seeds {first}-{first + BLOCK - 1}: the explanation calls "
+            f"seeds {first}-{first + size - 1}: the explanation calls "
             f"{experiment.options[experiment.answer].text!r} right, but the result "
             f"satisfies {[experiment.options[i].text for i in matched]}"
         )
     # The report says each count once, bare; the table under it gives each its interval.
     outcome = experiment_outcome(experiment.spec, experiment.answer, result)
-    assert " of 20 seeds" in outcome["text"], outcome["text"]
+    assert f" of {size} seeds" in outcome["text"], outcome["text"]
     table = re.sub(r"<[^>]+>", "", outcome["counts"] or "")  # the table's text, as read
-    assert re.search(r"\d+ of 20 \(\d+% to \d+%\)", table), outcome
+    assert re.search(rf"\d+ of {size} \(\d+% to \d+%\)", table), outcome
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
 def test_a_random_block_picks_the_keyed_option_with_probability_099(experiment) -> None:
-    params = validate_lm_params({**experiment.params, "seeds": BLOCK})
+    size = experiment.params["seeds"]
+    params = validate_lm_params(experiment.params)
     odds = block_odds(
-        experiment.spec, _runs(params), BLOCK, lambda b: {"seeds": tally_seeds(params, list(b))}
+        experiment.spec, _runs(params), size, lambda b: {"seeds": tally_seeds(params, list(b))}
     )
     assert odds[experiment.answer] >= PUBLISHABLE, unpublishable(
-        experiment, odds, BLOCK, f"0-{ALL_SEEDS - 1}"
+        experiment, odds, size, f"0-{ALL_SEEDS - 1}"
     )
