@@ -57,15 +57,16 @@ def version() -> str:
     return json.loads(package.read_text(encoding="utf-8"))["version"]
 
 
+class IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml's own tags (!ENV, !relative, !!python/name) read as plain values."""
+
+
+IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
 def nav_pages(config: Path = ROOT / "mkdocs.yml") -> list[str]:
     """Every page of the site's nav, as a path from the site's root ("" for home)."""
-
-    class _Loader(yaml.SafeLoader):
-        pass
-
-    # mkdocs.yml has tags (!ENV, !!python/name:…); only the nav is read here.
-    _Loader.add_multi_constructor("", lambda *_: None)
-    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=IgnoreTags)["nav"]
     paths = []
     for entry in nav:
         (source,) = entry.values()

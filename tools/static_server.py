@@ -40,16 +40,21 @@ class StaticHandler(SimpleHTTPRequestHandler):
             return
         super().handle_one_request()
 
+    def _file(self) -> Path:
+        """The file the request names: a folder's index.html for a path ending in /."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            return path / "index.html"
+        return path
+
     def send_head(self):  # type: ignore[no-untyped-def]
         script = getattr(self.server, "inject", None)
         if script is None:
             return super().send_head()
-        path = self.translate_path(self.path)
-        if Path(path).is_dir() and self.path.split("?")[0].endswith("/"):
-            path = str(Path(path) / "index.html")
-        if not path.endswith(".html") or not Path(path).is_file():
+        path = self._file()
+        if path.suffix != ".html" or not path.is_file():
             return super().send_head()
-        page = Path(path).read_bytes()
+        page = path.read_bytes()
         tag = f"<script>{script}</script>".encode()
         head = page.find(b"<head>")
         at = head + len(b"<head>") if head >= 0 else 0
@@ -92,9 +97,7 @@ class HostHandler(StaticHandler):
         super().end_headers()
 
     def send_head(self):  # type: ignore[no-untyped-def]
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?")[0].endswith("/"):
-            path = path / "index.html"
+        path = self._file()
         kind = self.guess_type(str(path))
         accepts = "gzip" in self.headers.get("Accept-Encoding", "")
         if not (path.is_file() and accepts and kind.startswith(COMPRESSED_TYPES)):

@@ -9,10 +9,9 @@ import json
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lesson_hooks.fences.exercise import parse_page
-from tests.browser.support import PHONE_390, axe_violations, report
+from tests.browser.support import BOOT, PHONE_390, axe_violations, report
 from tests.conftest import ROOT
 
-BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 TRAIN = 90_000  # ms: two runs of the simulation at its defaults, with the machine busy
 EXERCISES = {
     block.id: block

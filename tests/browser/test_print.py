@@ -127,8 +127,7 @@ def printed(page: Page, label: str | None) -> str:
         expect(button).to_be_visible()
         button.click()
         expect(page.locator("html")).to_have_attribute("data-print-asked", "")
-    page.emulate_media(media="print")
-    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    print_view(page)
     pdf = PdfReader(io.BytesIO(page.pdf()))
     text = "\n".join(sheet.extract_text() for sheet in pdf.pages)
     # A line may break after a word's own hyphen ("critique-and-" / "revise").
@@ -170,8 +169,8 @@ def test_the_lessons_own_print_is_the_teachers_copy(page: Page) -> None:
 
 
 def test_a_worksheet_leaves_out_what_this_reader_has_answered(printer: Page) -> None:
-    page = printer
     """A teacher who tried the quiz first still prints a blank worksheet."""
+    page = printer
     page.goto("lesson/")
     quiz = page.locator('[data-lab="quiz"]')
     expect(quiz).to_have_attribute("data-lab-enhanced", "")
@@ -208,10 +207,8 @@ def test_the_teachers_page_prints_its_answer_key(printer: Page) -> None:
     page = printer
     page.goto("teachers/")
     text = printed(page, "Print answer key")
-    for answer in mapping_answers():
+    for answer in mapping_answers() + quiz_answers():
         assert answer in text
-    for question in QUIZ.spec["questions"]:
-        assert words(question["explanation"]) in text
 
 
 def test_a_worksheet_prints_an_exercises_starter_not_what_this_reader_wrote(

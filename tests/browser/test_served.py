@@ -13,7 +13,7 @@ from tests.browser.support import (
     BOOT,
     CLIPPED,
     MAPPING,
-    PHONE,
+    PHONE_390,
     SIMULATION,
     axe_violations,
     report,
@@ -21,9 +21,6 @@ from tests.browser.support import (
     watch,
 )
 from tests.conftest import BuiltSite
-
-# A phone of today's common size (390 CSS px: an iPhone 12 to 15).
-PHONE_390 = {**PHONE, "width": 390}
 
 #: A page served with this header runs none of its own scripts; the test's own
 #: evaluation (axe) still runs, as a browser's devtools would.

@@ -228,7 +228,7 @@ def seed_outcomes(lab: Lab, key: str, count: int) -> Outcomes:
         _TRAINED[lab.name, key] = _from_store(lab, key)
     done = _TRAINED[lab.name, key]
     if len(done) < count:
-        if _stored(lab) and not WRITING:
+        if _stored(lab):  # (empty while writing)
             _stale(lab, f"seeds {len(done)}-{count - 1} at {key} are not stored")
         more = _train(lab, key, list(range(len(done), count)))
         done = _TRAINED[lab.name, key] = (*done, *more)

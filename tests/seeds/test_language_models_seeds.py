@@ -5,7 +5,7 @@ their intervals over seeds 0 to 199; the numbers behind them come from lab.lm.mo
 must hold beyond the seeds it was written on, so every count the page states is recomputed
 from seeds 0-199, and every qualitative claim ("no seed", "every seed", "most", which side of
 a comparison wins) must hold on seeds 200-999 too; each of the page's guided experiments must
-pick its keyed option in every block of 20 seeds among 0-999, and a block starting at a random
+pick its keyed option in every block of its seeds among 0-999, and a block starting at a random
 seed must pick it with probability at least 0.99.
 
 Each method's outcome for each seed comes from :mod:`tests.seeds.store` (stored, or trained
@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import pytest
 
-from lab.core.stats import describe_count
+from lab.core.stats import describe_count as said  # a count as the page gives it
 from lab.experiment.outcome import experiment_outcome, matching_options
 from lab.lm.model import METHODS, step_language_models, tally_seeds
 from lab.lm.params import LMParams, validate_lm_params
@@ -113,7 +113,7 @@ def test_after_200_updates_no_pair_of_seeds_0_to_199_is_within_two_percent_of_th
         assert round(mean, 2) == 0.97, f"{at('about 0.97')}: seeds {seeds}: {mean}"
     page = (ROOT / PAGE).read_text(encoding="utf-8")
     assert '"18 of 20 seeds" says the share over all seeds is somewhere between 70% and 97%' in page
-    assert describe_count(18, 20).endswith("between 70% and 97% of all seeds")
+    assert said(18, 20).endswith("between 70% and 97% of all seeds")
 
 
 def test_trained_alone_no_seed_calls_and_main_always_inlines() -> None:
@@ -163,14 +163,9 @@ def test_sampling_colder_makes_the_calling_pairs_surer() -> None:
     assert not sure, f"{where}: at temperature 1, seeds {sure} are within 2%"
 
 
-def _said(n: int, total: int, unit: str = "seeds") -> str:
-    """A count as the page gives it: "14 of 200 seeds; somewhere between 4% and 11% of all …"."""
-    return describe_count(n, total, unit)
-
-
 def _between(n: int) -> str:
     """A second count's interval, shorter: "somewhere between 82% and 91%"."""
-    return _said(n, SEEDS).split("; ")[1].removesuffix(" of all seeds")
+    return said(n, SEEDS).split("; ")[1].removesuffix(" of all seeds")
 
 
 def _main_name_moves_most(seeds: range = range(SEEDS)) -> int:
@@ -201,12 +196,12 @@ def _moving(params: dict, verdict: str | None = None) -> int:
 #: Each count the page states, made from the model in the page's words (whitespace aside).
 PAGE_COUNTS = {
     "defaults, calls": lambda: (
-        f"the pair calls a shared name in {_said(count({}, 'call'), SEEDS).replace('; ', ' (')}) "
+        f"the pair calls a shared name in {said(count({}, 'call'), SEEDS).replace('; ', ' (')}) "
         f"and main writes `w * h` itself in the other {count({}, 'inline')} "
-        f"({_said(count({}, 'inline'), SEEDS).split('; ')[1]})."
+        f"({said(count({}, 'inline'), SEEDS).split('; ')[1]})."
     ),
     "defaults, within 2%": lambda: (
-        f"({_said(_optimal({}), SEEDS)}), and only {_optimal({}, among=beyond)} of seeds 200 "
+        f"({said(_optimal({}), SEEDS)}), and only {_optimal({}, among=beyond)} of seeds 200 "
         f"to 999 are: a pair"
     ),
     "cold, calling pairs within 2%": lambda: (
@@ -214,37 +209,37 @@ PAGE_COUNTS = {
         f"{verdicts(every(COLD), 'call')} that call over seeds 0 to 999)"
     ),
     "trained alone, inline": lambda: (
-        f"every time ({_said(count({}, 'inline', 'trained_alone'), SEEDS)})"
+        f"every time ({said(count({}, 'inline', 'trained_alone'), SEEDS)})"
     ),
-    "trained alone, calls": lambda: f"calls ({_said(count({}, 'call', 'trained_alone'), SEEDS)})",
-    "reading, calls": lambda: f"has to guess ({_said(count({}, 'call', 'communication'), SEEDS)})",
+    "trained alone, calls": lambda: f"calls ({said(count({}, 'call', 'trained_alone'), SEEDS)})",
+    "reading, calls": lambda: f"has to guess ({said(count({}, 'call', 'communication'), SEEDS)})",
     "reading, calls, task": lambda: (
-        f"seeds 0 to 199 ({_said(count({}, 'call', 'communication'), SEEDS)})"
+        f"seeds 0 to 199 ({said(count({}, 'call', 'communication'), SEEDS)})"
     ),
     "reading, within 2%": lambda: (
         f"{_optimal({}, 'communication')} of 200 seeds is within 2% of the best (somewhere "
-        f"between {_said(_optimal({}, 'communication'), SEEDS).split('between ')[1]})"
+        f"between {said(_optimal({}, 'communication'), SEEDS).split('between ')[1]})"
     ),
     "safe 0.9, calls": lambda: (
-        f"{_said(count({'safe_reward': 0.9}, 'call'), SEEDS).replace('; ', ' call (')}), "
+        f"{said(count({'safe_reward': 0.9}, 'call'), SEEDS).replace('; ', ' call (')}), "
         f"against {count({}, 'call')} of 200 at 0.6 ({_between(count({}, 'call'))})."
     ),
     "cold, calls": lambda: (
-        f"{_said(count(COLD, 'call'), SEEDS).replace('; ', ' (')}), against "
+        f"{said(count(COLD, 'call'), SEEDS).replace('; ', ' (')}), against "
         f"{count({'safe_reward': 0.9}, 'call')} of 200 at temperature 1 "
         f"({_between(count({'safe_reward': 0.9}, 'call'))})."
     ),
     "the helper's name or operator moves most": lambda: (
-        f"at update 1, in {_said(_helper_pushes_name_or_operator(), SEEDS).replace('; ', ' (')})."
+        f"at update 1, in {said(_helper_pushes_name_or_operator(), SEEDS).replace('; ', ' (')})."
     ),
     "defaults, still moving": lambda: (
         f"{_moving({})} of the 200 pairs are still moving after 200 updates "
-        f"({_said(_moving({}), SEEDS).split('; ')[1]}), {_moving({}, 'inline')} of them among "
+        f"({said(_moving({}), SEEDS).split('; ')[1]}), {_moving({}, 'inline')} of them among "
         f"the {count({}, 'inline')} that inline."
     ),
     "main's name moves most": lambda: (
         f"in {_main_name_moves_most()} of the first three updates of seeds 0 to 199 "
-        f"({_said(_main_name_moves_most(), 3 * SEEDS, 'updates')})"
+        f"({said(_main_name_moves_most(), 3 * SEEDS, 'updates')})"
     ),
 }
 

@@ -2,7 +2,7 @@
 
 A count of seeds on the page is a sample; a claim tuned on the seeds it was written on
 may not hold on the next ones. So every guided experiment's keyed option must be the one
-picked by every block of its seeds among 0-999 (50 blocks of 20), and by a block
+picked by every block of its seeds among 0-999, and by a block
 starting at a random seed with probability at least 0.99 (estimated from the blocks
 starting at each seed in 0-999, and stated when it fails); every count the page states
 over seeds 0 to 199 is recomputed from those seeds, and every qualitative claim ("in
@@ -87,10 +87,6 @@ def _tasks() -> list[Experiment]:
 EXPERIMENTS = _tasks()
 
 
-def _settings(experiment: Experiment) -> dict[str, Any]:
-    return {k: v for k, v in experiment.params.items() if k not in ("seed", "seeds")}
-
-
 def test_a_block_is_the_seeds_own_runs_side_by_side() -> None:
     """What makes assembling blocks from per-seed outcomes sound: a run over seeds 40-59
     returns, under ``seeds``, exactly what the 20 seeds' own outcomes make."""
@@ -102,7 +98,7 @@ def test_a_block_is_the_seeds_own_runs_side_by_side() -> None:
 @pytest.mark.parametrize("experiment", EXPERIMENTS, ids=[t.id for t in EXPERIMENTS])
 def test_every_block_of_seeds_0_to_999_picks_the_keyed_option(experiment: Experiment) -> None:
     size = experiment.params["seeds"]
-    seeds = every(**_settings(experiment))
+    seeds = every(**experiment.params)
     where = f"{experiment.path}:{experiment.line}: {experiment.id}"
     keyed = experiment.options[experiment.answer].text
     for first in range(0, ALL_SEEDS - size + 1, size):
@@ -118,7 +114,7 @@ def test_a_random_block_picks_the_keyed_option_with_probability_099(
     experiment: Experiment,
 ) -> None:
     odds = block_odds(
-        experiment.spec, every(**_settings(experiment)), experiment.params["seeds"], block_result
+        experiment.spec, every(**experiment.params), experiment.params["seeds"], block_result
     )
     assert odds[experiment.answer] >= PUBLISHABLE, unpublishable(
         experiment, odds, experiment.params["seeds"], "0-999"
@@ -447,7 +443,7 @@ CLAIMS = [
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.quote[:48] for c in CLAIMS])
 def test_the_page_makes_this_claim_and_the_seeds_bear_it_out(claim: Claim) -> None:
-    assert simulation_pages_say(claim.quote), "the page no longer says this: {claim.quote}"
+    assert simulation_pages_say(claim.quote), f"the page no longer says this: {claim.quote}"
     assert claim.check(), f"the seeds no longer bear this out: {claim.quote}"
 
 
