@@ -10,9 +10,9 @@ prior, :mod:`lab.sim.user_code`; the graded exercises, :mod:`lab.exercise.grade`
   :class:`UserCodeError` whose traceback keeps only the reader's frames.
 - :func:`inside` marks a stretch in which Python runs the reader's code, so the
   page can limit the time spent there (``watch(True)`` / ``watch(False)``).
-- :class:`Printed` keeps what the code prints, up to :data:`MAX_OUTPUT` characters.
-
-Putting the interpreter back after a run is :func:`lab.core.isolation.checkpoint`'s.
+- :class:`Printed` keeps what the code prints, up to :data:`MAX_OUTPUT` characters;
+  :func:`captured` runs a stretch with its output kept there and the interpreter
+  put back afterwards (:func:`lab.core.isolation.checkpoint`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ import math
 import traceback
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from typing import Any
 
 from lab.core.errors import LabError
+from lab.core.isolation import checkpoint
 
 __all__ = [
     "FILENAME",
@@ -38,8 +39,8 @@ __all__ = [
     "Printed",
     "UserCodeError",
     "Watch",
+    "captured",
     "check_signature",
-    "defined_here",
     "error_from",
     "execute",
     "find_function",
@@ -115,7 +116,7 @@ def error_from(err: BaseException, where: str) -> UserCodeError:
     return UserCodeError(f"{at}: {_exception_line(err)}", text, line)
 
 
-def syntax_error(err: SyntaxError) -> UserCodeError:
+def _syntax_error(err: SyntaxError) -> UserCodeError:
     text = "".join(traceback.format_exception_only(type(err), err))
     detail = f"{type(err).__name__}: {err.msg}"
     if err.lineno is None:
@@ -124,6 +125,19 @@ def syntax_error(err: SyntaxError) -> UserCodeError:
 
 
 # --------------------------------------------------------------- loading
+
+
+@contextmanager
+def captured(printed: Printed) -> Iterator[None]:
+    """A run of the reader's code: what it prints kept in ``printed``, and the
+    interpreter put back as it was however the run ends (a module the code
+    replaced, a global it set), so one run cannot change the next."""
+    restore = checkpoint()
+    try:
+        with redirect_stdout(printed), redirect_stderr(printed):
+            yield
+    finally:
+        restore()
 
 
 @contextmanager
@@ -150,7 +164,7 @@ def finite(value: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def defined_here(value: Any) -> bool:
+def _defined_here(value: Any) -> bool:
     code = getattr(value, "__code__", None)
     return code is not None and code.co_filename == FILENAME
 
@@ -163,7 +177,7 @@ def find_function(
     ``by`` names the button that calls it ("Run", "Check").
     """
     if name not in namespace:
-        ours = [key for key, value in namespace.items() if defined_here(value)]
+        ours = [key for key, value in namespace.items() if _defined_here(value)]
         close = difflib.get_close_matches(name, ours, n=1, cutoff=0.5)
         hint = f" Did you rename it to {close[0]}?" if close else ""
         raise UserCodeError(
@@ -188,7 +202,7 @@ def check_signature(
     try:
         signature.bind(*([None] * count))
     except TypeError:
-        line = fn.__code__.co_firstlineno if defined_here(fn) else None
+        line = fn.__code__.co_firstlineno if _defined_here(fn) else None
         at = f"Line {line}: " if line is not None else ""
         arguments = "one argument" if count == 1 else f"{count} arguments"
         raise UserCodeError(
@@ -214,7 +228,7 @@ def execute(source: str, watch: Watch | None = None) -> dict[str, Any]:
                 warnings.simplefilter("ignore")
                 code = compile(source, FILENAME, "exec")
         except SyntaxError as err:  # IndentationError and TabError too
-            raise syntax_error(err) from None
+            raise _syntax_error(err) from None
         try:
             exec(code, namespace)
         except Exception as err:

@@ -20,14 +20,13 @@ from __future__ import annotations
 import math
 import reprlib
 from collections.abc import Mapping, Sequence
-from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
-from lab.core.isolation import checkpoint
 from lab.core.reader_code import (
     Printed,
     UserCodeError,
     Watch,
+    captured,
     check_signature,
     error_from,
     execute,
@@ -35,9 +34,10 @@ from lab.core.reader_code import (
     inside,
 )
 
-__all__ = ["TEST_FILENAME", "check_exercise", "same", "shown"]
+__all__ = ["TEST_FILENAME", "check_exercise", "same", "shown", "signature"]
 
-#: The file name a test's call is compiled under (a traceback shows it above the reader's lines).
+#: The file name a test's call is compiled under (error_from drops its frame: a traceback
+#: keeps only the reader's lines).
 TEST_FILENAME = "<test>"
 #: How close a number must be to the expected one (both relative and absolute).
 TOLERANCE = 1e-9
@@ -130,6 +130,11 @@ def _summary(results: Sequence[Mapping[str, Any]], public_only: bool) -> str:
     return f"{passed} of {total} {which} pass."
 
 
+def signature(function: str, parameters: Sequence[str]) -> str:
+    """The function as the exercise names it to the reader: ``group_advantage(returns)``."""
+    return f"{function}({', '.join(parameters)})"
+
+
 def check_exercise(
     spec: Mapping[str, Any],
     source: str,
@@ -145,13 +150,12 @@ def check_exercise(
     false, "summary", "output"}`` instead (:class:`lab.core.reader_code.UserCodeError`).
     """
     name = spec["function"]
-    call = f"{name}({', '.join(spec['parameters'])})"
+    call = signature(name, spec["parameters"])
     tests = [t for t in spec["tests"] if not (public_only and t.get("hidden"))]
     count = len(spec["parameters"])
     printed = Printed()
-    restore = checkpoint()
     try:
-        with redirect_stdout(printed), redirect_stderr(printed):
+        with captured(printed):
             namespace = execute(source, watch)
             fn = find_function(namespace, name, call, "in every test", by="Check")
             check_signature(fn, name, call, count, by="Check")
@@ -164,8 +168,6 @@ def check_exercise(
             "summary": f"Your code could not be checked. {err.message}",
             "output": printed.to_json(),
         }
-    finally:
-        restore()
     score = sum(1 for r in results if r["passed"])
     return {
         "tests": results,

@@ -17,23 +17,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
 from lab.core.advantages import group_advantages
 from lab.core.errors import LabError
-from lab.core.isolation import checkpoint
 from lab.core.reader_code import (
     Printed,
     UserCodeError,
     Watch,
+    captured,
     error_from,
     execute,
     find_function,
     finite,
     inside,
 )
-from lab.exercise.grade import shown
+from lab.exercise.grade import shown, signature
 from lab.sim.experiment import METHOD_LABELS, run_experiment
 from lab.sim.params import validate_params
 
@@ -98,7 +97,7 @@ def train_with_advantage(
     """
     checked = validate_params({**(params or {}), "advantage": BASELINE, "seeds": 1})
     name = spec["function"]
-    call = f"{name}({', '.join(spec['parameters'])})"
+    call = signature(name, spec["parameters"])
 
     def report(label: str) -> Callable[[int, dict[str, Any]], None]:
         def on_progress(update: int, partial: dict[str, Any]) -> None:
@@ -109,25 +108,21 @@ def train_with_advantage(
 
     builtin = run_experiment(checked, report("Built-in advantage"), advantages=group_advantages)
     printed = Printed()
-    restore = checkpoint()
-    try:
-        with redirect_stdout(printed), redirect_stderr(printed):
-            fn = find_function(execute(source, watch), name, call, "as the advantage", by="Train")
-            yours = run_experiment(
-                checked,
-                report("Your advantage"),
-                advantages=_readers_advantages(fn, name, watch),
-            )
-    finally:
-        restore()
+    with captured(printed):
+        fn = find_function(execute(source, watch), name, call, "as the advantage", by="Train")
+        yours = run_experiment(
+            checked,
+            report("Your advantage"),
+            advantages=_readers_advantages(fn, name, watch),
+        )
     a, b = builtin["mean_reward"][METHOD], yours["mean_reward"][METHOD]
+    if not a:
+        raise LabError("The simulation ran no update.")
     match = len(a) == len(b) and all(
         math.isclose(x, y, rel_tol=MATCH_TOLERANCE, abs_tol=MATCH_TOLERANCE)
         for x, y in zip(a, b, strict=True)
     )
     label = METHOD_LABELS[METHOD]
-    if not a:
-        raise LabError("The simulation ran no update.")
     summary = (
         f"The two runs match: with your {name}, {label} learned exactly as with the built-in "
         f"advantage ({checked.updates} updates, seed {checked.seed}; final mean reward "

@@ -34,12 +34,10 @@ import math
 import reprlib
 import textwrap
 from collections.abc import Callable, Mapping
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from lab.core.isolation import checkpoint
 from lab.core.reader_code import (
     FILENAME,
     MAX_OUTPUT,
@@ -47,6 +45,7 @@ from lab.core.reader_code import (
     Printed,
     UserCodeError,
     Watch,
+    captured,
     check_signature,
     error_from,
     execute,
@@ -247,9 +246,8 @@ def run_with_code(
     """
     checked = params if isinstance(params, SimParams) else validate_params(params)
     printed = Printed()
-    restore = checkpoint()
     try:
-        with redirect_stdout(printed), redirect_stderr(printed):
+        with captured(printed):
             code = load_user_code(source, watch)
             result = run_experiment(
                 checked,
@@ -258,7 +256,7 @@ def run_with_code(
                 prior_fn=code.prior_fn(),
             )
     finally:
-        restore()
+        # Once the interpreter is put back: lab modules' state is part of what it restores.
         _last["output"] = printed.to_json()
     result["output"] = printed.to_json()
     return result

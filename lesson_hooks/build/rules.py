@@ -29,12 +29,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from lab.core.rules import FOR_THE_PAGE
-from lesson_hooks.support.paths import LAB_DIR
+from lesson_hooks.support.paths import LAB_DIR, RUNTIME_MANIFEST
 
 #: Where the module is served from (beside labs.js, protocol.js and client.js).
 RULES_MODULE = f"{LAB_DIR}/rules.js"
-#: The runtime's manifest (lesson_hooks/build/runtime.py), read for its sizes.
-RUNTIME_MANIFEST = f"{LAB_DIR}/runtime.json"
 HEADER = (
     "// Made by the build (lesson_hooks/build/rules.py) from lab/core/rules.py "
     "(edit that) and the vendored runtime's sizes (runtime.json)."

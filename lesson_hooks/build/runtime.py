@@ -27,6 +27,7 @@ from lesson_hooks.support.paths import (
     LAB_PACKAGE,
     NODE_PYODIDE,
     PACKAGE_LOCK,
+    RUNTIME_MANIFEST,
     VENDOR_DIR,
 )
 
@@ -128,7 +129,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     sizes = {name: (NODE_PYODIDE / name).stat().st_size for name in RUNTIME_FILES}
     manifest = runtime_manifest(version, archive, sizes, snapshot)
     text = json.dumps(manifest, indent=2) + "\n"
-    files.append(File.generated(config, f"{LAB_DIR}/runtime.json", content=text))
+    files.append(File.generated(config, RUNTIME_MANIFEST, content=text))
     return files
 
 

@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from lab.core.markup import Markup, el, join, void
+from lab.exercise.grade import signature
 from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
 from lesson_hooks.fences.experiment import inline, settings_text
@@ -213,8 +214,9 @@ def _rule() -> Markup:
     )
 
 
-def _tasks() -> list[tuple[PageInfo, Any]]:
-    return [(info, block) for info in _site for kind, block in info.labs if kind == "experiment"]
+def _blocks(kind: str) -> list[tuple[PageInfo, Any]]:
+    """Every block of this kind on the site, with its page, in the nav's order."""
+    return [(info, block) for info in _site for found, block in info.labs if found == kind]
 
 
 def seeds_run(params: dict[str, Any]) -> str:
@@ -240,17 +242,9 @@ def _experiments(page: Page) -> Markup:
             _question_link(page, info, task),
             f" ({info.title}). The experiment: {settings_text(task)}.",
         )
-        for info, task in _tasks()
+        for info, task in _blocks("experiment")
     ]
     return el("ol", {"class": "lesson-teachers__experiments"}, *items)
-
-
-def _exercises_of_site() -> list[tuple[PageInfo, Any]]:
-    return [(info, block) for info in _site for kind, block in info.labs if kind == "exercise"]
-
-
-def _signature(exercise: Any) -> str:
-    return f"{exercise.function}({', '.join(exercise.parameters)})"
 
 
 def _exercises(page: Page) -> Markup:
@@ -261,22 +255,29 @@ def _exercises(page: Page) -> Markup:
             "li",
             None,
             # The code outside the link: a code mark inside one falls below 4.5:1 in the dark.
-            el("code", None, _signature(block)),
+            el("code", None, signature(block.function, block.parameters)),
             " on ",
             el("a", {"href": _href(page, info, f"lab-{block.id}")}, info.title),
             f": {len(block.tests)} tests, {len(block.hints)} hints; about {minutes} min.",
             " The function trains the simulation lab once it passes." if block.uses else "",
         )
-        for info, block in _exercises_of_site()
+        for info, block in _blocks("exercise")
     ]
     return el("ol", {"class": "lesson-teachers__exercises"}, *items)
 
 
-def _exercise_answers(page: Page) -> list[Markup]:
+def _exercise_answers() -> list[Markup]:
     """Each exercise's solution and its author's remarks, as the block gives them."""
     out: list[Markup] = []
-    for info, block in _exercises_of_site():
-        out.append(el("h4", None, el("code", None, _signature(block)), f" ({info.title})"))
+    for info, block in _blocks("exercise"):
+        out.append(
+            el(
+                "h4",
+                None,
+                el("code", None, signature(block.function, block.parameters)),
+                f" ({info.title})",
+            )
+        )
         out.append(highlighted(block.solution))
         if block.remarks:
             out.append(el("p", None, inline(block.remarks)))
@@ -323,8 +324,8 @@ def _answers(page: Page) -> Markup:
                         )
                     )
                 out.append(el("ol", None, *items))
-    out.extend(_exercise_answers(page))
-    tasks = _tasks()
+    out.extend(_exercise_answers())
+    tasks = _blocks("experiment")
     if tasks:
         out.append(el("h3", None, "The guided experiments"))
         items = [

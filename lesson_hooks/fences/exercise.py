@@ -56,7 +56,7 @@ from typing import Any
 import yaml
 
 from lab.core.markup import Markup, el, join
-from lab.exercise.grade import check_exercise, shown
+from lab.exercise.grade import check_exercise, shown, signature
 from lesson_hooks.fences import custom, graded
 from lesson_hooks.fences.base import Fence, Reader, scalar
 from lesson_hooks.fences.experiment import inline
@@ -319,9 +319,10 @@ def _test_item(test: Test) -> Markup:
     )
 
 
-def _button(action: str, text: str, primary: bool = False) -> Markup:
+def _button(action: str, text: str, primary: bool = False, disabled: bool = False) -> Markup:
     classes = "md-button md-button--primary" if primary else "md-button"
-    return el("button", {"type": "button", "class": classes, "data-lab-action": action}, text)
+    attributes = {"type": "button", "class": classes, "data-lab-action": action}
+    return el("button", {**attributes, "disabled": disabled}, text)
 
 
 def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
@@ -334,7 +335,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         if hidden
         else "Check runs these tests."
     )
-    signature = f"{exercise.function}({', '.join(exercise.parameters)})"
+    called = signature(exercise.function, exercise.parameters)
     hints = join(
         (el("li", {"data-lab-hint": i}, inline(h)) for i, h in enumerate(exercise.hints)), "\n"
     )
@@ -351,16 +352,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
                 "built-in advantage and once with yours.",
             ),
             "\n",
-            el(
-                "button",
-                {
-                    "type": "button",
-                    "class": "md-button md-button--primary",
-                    "data-lab-action": "train",
-                    "disabled": True,
-                },
-                "Train with my advantage",
-            ),
+            _button("train", "Train with my advantage", primary=True, disabled=True),
             "\n",
             el("p", {"class": "lab-exercise__train-progress", "data-lab-train-progress": True}),
             "\n",
@@ -380,7 +372,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         editor_panel(
             prefix,
             exercise.starter,
-            f"Your code: {signature}",
+            f"Your code: {called}",
             el("p", {"class": "lab-code__intro"}, "The starter code, to complete."),
             "Edit it, then press Run the tests or Check; Reset brings the starter back. "
             "Your code is saved in this browser.",
@@ -397,16 +389,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
             {"class": "lab-exercise__controls", "data-lab-controls": True, "hidden": True},
             _button("run-tests", "Run the tests"),
             _button("check", "Check", primary=True),
-            el(
-                "button",
-                {
-                    "type": "button",
-                    "class": "md-button",
-                    "data-lab-action": "stop",
-                    "disabled": True,
-                },
-                "Stop",
-            ),
+            _button("stop", "Stop", disabled=True),
             _button("hint", "Show a hint") if exercise.hints else "",
             _button("solution", "Show the solution"),
         ),

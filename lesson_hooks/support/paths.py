@@ -36,6 +36,8 @@ CACHE_DIR = NODE_MODULES / ".cache"
 VENDOR_DIR = "assets/vendor/pyodide"
 #: The lab's scripts and stylesheets, the zipped ``lab`` package and runtime.json.
 LAB_DIR = "assets/lab"
+#: The runtime's manifest: written by build/runtime.py, read by the worker and build/rules.py.
+RUNTIME_MANIFEST = f"{LAB_DIR}/runtime.json"
 #: The code editor bundled by build/editor.py (docs/assets/lab/widgets/code-panel.js imports it).
 EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
 #: KaTeX's stylesheet and fonts (lesson_hooks/build/katex.py typesets the math at build time).

@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from lesson_hooks.build.rules import RUNTIME_MANIFEST, download_figures
+from lesson_hooks.build.rules import download_figures
+from lesson_hooks.support.paths import RUNTIME_MANIFEST
 from tests.browser.conftest import PageErrors
 from tests.browser.support import BOOT
 from tests.conftest import BuiltSite
