@@ -1,4 +1,4 @@
-// What the graded labs (visual-lab.js, quiz.js) share: their spec, fetched once
+// What the graded labs (visual-lab.js, quiz.js, exercise.js) share: their spec, fetched once
 // while Python starts; Check, guarded so that one check runs at a time and a
 // late result never describes answers changed since; Clear; the answers saved
 // per page and spec version; and each outcome said in the lab's live region.

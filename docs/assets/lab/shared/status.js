@@ -123,16 +123,18 @@ function makeStartButtons(line, runtime) {
   return {
     explain,
     show({ state, offer }) {
+      // Read once: show() runs on every chunk of a download, for every lab on the page.
+      const onRequest = startsOnRequest();
       const idle = state === State.IDLE;
       start.textContent = `Start Python, about ${Math.round(downloadBytes() / 1e6)} MB`;
       start.hidden = !(idle && offer);
       // The reader's own choice can be undone; the browser's Save-Data is the browser's.
       // While Python downloads, choosing stops the download too.
-      if (startsOnRequest()) choice.textContent = "Start Python by itself";
+      if (onRequest) choice.textContent = "Start Python by itself";
       else if (state === State.LOADING) choice.textContent = "Stop, and start only when I ask";
       else choice.textContent = "Start only when I ask";
-      const choosing = idle || (state === State.LOADING && !startsOnRequest());
-      choice.hidden = !choosing || (savingData() && !startsOnRequest());
+      const choosing = idle || (state === State.LOADING && !onRequest);
+      choice.hidden = !choosing || (savingData() && !onRequest);
     },
     remove() {
       start.remove();

@@ -159,7 +159,6 @@ export class CodePanel {
     // The code as the page wrote it stays, shown only on a student's worksheet
     // (lab.css), which must not print what this browser's reader typed.
     const printed = document.createElement("div");
-    printed.className = "lab-code__printed";
     printed.dataset.labCodePrinted = "";
     printed.append(...this.#editorBox.childNodes);
     this.#editorBox.replaceChildren(box, printed);

@@ -15,6 +15,7 @@
 // two runs match.
 import { getRuntime, StoppedError } from "../client.js";
 import { GradedLab } from "../shared/graded.js";
+import { restartedText } from "../shared/run-lab.js";
 import { requestSettings } from "../shared/run-request.js";
 import { CodePanel, CodeTimer } from "./code-panel.js";
 
@@ -34,10 +35,9 @@ function readProgress(saved) {
   };
 }
 
-function text(tag, content, className) {
+function text(tag, content) {
   const element = document.createElement(tag);
   element.textContent = content;
-  if (className) element.className = className;
   return element;
 }
 
@@ -117,7 +117,7 @@ export default class ExerciseLab extends GradedLab {
   dispose() {
     this.#code.dispose();
     this.#timer?.cancel();
-    if (this.checking || this.#training)
+    if (this.#busy)
       getRuntime()
         .stop("Stopped the exercise.")
         .catch(() => {});
@@ -148,10 +148,19 @@ export default class ExerciseLab extends GradedLab {
     return this.#check(false);
   }
 
-  clear() {}
+  clear() {} // GradedLab's Clear: the exercise's markup has no such button
+
+  get #busy() {
+    return this.checking || this.#training;
+  }
+
+  /** What a stopped call says: why it was stopped, and whether Python was restarted. */
+  #stopText(err) {
+    return `${this.#stopCause ?? err.message}${restartedText(err)}`;
+  }
 
   #check(publicOnly) {
-    if (this.checking || this.#training) return;
+    if (this.#busy) return;
     if (!publicOnly) this.#progress.attempts += 1;
     this.#publicOnly = publicOnly;
     this.#starting();
@@ -186,7 +195,7 @@ export default class ExerciseLab extends GradedLab {
   }
 
   #halt(reason) {
-    if (!this.checking && !this.#training) return;
+    if (!this.#busy) return;
     this.#stopCause = reason;
     this.#timer?.cancel();
     getRuntime()
@@ -197,8 +206,7 @@ export default class ExerciseLab extends GradedLab {
   failed(err) {
     this.#setRun(err instanceof StoppedError ? "stopped" : "error");
     if (err instanceof StoppedError) {
-      const restarted = err.restarted ? " Python was restarted." : "";
-      this.say(`${this.#stopCause ?? err.message}${restarted}`);
+      this.say(this.#stopText(err));
     } else super.failed(err);
     this.save();
   }
@@ -341,11 +349,10 @@ export default class ExerciseLab extends GradedLab {
   }
 
   async #trainWith() {
-    if (this.checking || this.#training || !this.#progress.passed) return;
+    if (this.#busy || !this.#progress.passed) return;
     this.#training = true;
     this.#starting();
     this.#buttons.train.disabled = true;
-    this.#buttons.stop.disabled = false;
     const result = this.#train.querySelector("[data-lab-train-result]");
     result.replaceChildren();
     try {
@@ -368,7 +375,7 @@ export default class ExerciseLab extends GradedLab {
       if (err?.kind === "UserCodeError") this.#code.showError(err);
       const message =
         err instanceof StoppedError
-          ? `${this.#stopCause ?? err.message}${err.restarted ? " Python was restarted." : ""}`
+          ? this.#stopText(err)
           : `Could not train with your function: ${err.message}`;
       result.replaceChildren(text("p", message));
       this.#setRun(err instanceof StoppedError ? "stopped" : "error");
