@@ -47,6 +47,7 @@ __all__ = [
     "finite",
     "innermost_line",
     "inside",
+    "load_function",
 ]
 
 #: The file name the reader's code is compiled under; tracebacks show it.
@@ -208,6 +209,15 @@ def check_signature(
         raise UserCodeError(
             f"{at}{name} must accept {arguments}: {by} calls {call}.", line=line
         ) from None
+
+
+def load_function(
+    namespace: Mapping[str, Any], name: str, call: str, why: str, count: int, by: str = "Run"
+) -> Callable[..., Any]:
+    """The reader's function ``name``, found and able to take ``count`` arguments."""
+    fn = find_function(namespace, name, call, why, by)
+    check_signature(fn, name, call, count, by)
+    return fn
 
 
 def execute(source: str, watch: Watch | None = None) -> dict[str, Any]:

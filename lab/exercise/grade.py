@@ -3,38 +3,62 @@
 An exercise's spec (written by the build, ``lesson_hooks/fences/exercise.py``)
 names the reader's ``function`` and its ``tests``: each a Python ``call`` of
 that function, the value it should ``expect``, a ``message`` for the reader and
-whether it is ``hidden``. :func:`check_exercise` runs the reader's source as the
-simulation lab runs a reader's verifier (:mod:`lab.core.reader_code`): the
-reader's own lines in tracebacks, what it prints kept, every stretch in the
-reader's code reported to ``watch`` (the page's time limit and Stop), and the
-interpreter put back afterwards (:func:`lab.core.isolation.checkpoint`), so one
-attempt cannot change what the next one sees.
+whether it is ``hidden``; and, with ``reference``, one of
+:data:`lab.exercise.references.REFERENCES`: the lab's own function under the
+exercise's names. A hidden test then ships without its ``expect`` (the value
+is the reference's value of the call, computed here), and Check adds a
+property test: the reader's function against the reference on random inputs
+drawn from a seed the page shows when it fails.
+
+:func:`check_exercise` runs the reader's source as the simulation lab runs a
+reader's verifier (:mod:`lab.core.reader_code`): the reader's own lines in
+tracebacks, what it prints kept, every stretch in the reader's code reported to
+``watch`` (the page's time limit and Stop), and the interpreter put back
+afterwards (:func:`lab.core.isolation.checkpoint`). Each test (the property
+test's calls together) runs the source again in fresh globals, with the
+interpreter put back after it, so no test can depend on what an earlier one did. Every expected value is computed before the
+reader's code first runs, so that code cannot change the reference.
 
 Each test is reported in a learner's words: the call, what was expected, what
 came back (or the exception), and the author's message. A hidden test reports
-only whether it passed and its message.
+only whether it passed and its message; the property test, the random call it
+failed on.
 """
 
 from __future__ import annotations
 
+import builtins
 import math
+import random
 import reprlib
 from collections.abc import Mapping, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
+from lab.core.errors import LabError
+from lab.core.isolation import checkpoint
 from lab.core.reader_code import (
     Printed,
     UserCodeError,
     Watch,
     captured,
-    check_signature,
     error_from,
     execute,
-    find_function,
     inside,
+    load_function,
 )
+from lab.exercise.references import REFERENCES, Reference
 
-__all__ = ["TEST_FILENAME", "check_exercise", "same", "shown", "signature"]
+__all__ = [
+    "TEST_FILENAME",
+    "check_exercise",
+    "draw_seed",
+    "property_cases",
+    "reference_value",
+    "same",
+    "shown",
+    "signature",
+]
 
 #: The file name a test's call is compiled under (error_from drops its frame: a traceback
 #: keeps only the reader's lines).
@@ -82,40 +106,134 @@ def same(expected: Any, got: Any) -> bool:
     return False
 
 
-def _call_test(namespace: dict[str, Any], test: Mapping[str, Any], watch: Watch | None) -> Any:
-    """The value of the test's call in a copy of the reader's namespace."""
-    code = compile(test["call"], TEST_FILENAME, "eval")
+def _value(call: str, names: Mapping[str, Any]) -> Any:
+    """``call`` evaluated with ``names`` (the reader's namespace, or the reference's)."""
+    code = compile(call, TEST_FILENAME, "eval")
+    return eval(code, {"__builtins__": builtins, **names})
+
+
+def reference_value(call: str, reference: Reference) -> Any:
+    """What ``call`` returns with the lab's own functions under the exercise's names."""
+    return _value(call, reference.functions)
+
+
+def _expected(test: Mapping[str, Any], reference: Reference | None) -> Any:
+    """What the test's call should return: as the author wrote it, or the reference's value."""
+    if "expect" in test:
+        return test["expect"]
+    if reference is None:
+        raise LabError(f"Test {test['n']} has neither an expected value nor a reference.")
+    return reference_value(test["call"], reference)
+
+
+def _fresh(source: str, watch: Watch | None) -> dict[str, Any]:
+    """The reader's source run again in fresh globals; what it prints at the top level was
+    kept on the first run, so it is not kept once per test."""
+    with redirect_stdout(Printed()), redirect_stderr(Printed()):
+        return execute(source, watch)
+
+
+def _outcome(
+    source: str, calls: Sequence[tuple[str, Any]], watch: Watch | None, where: str | None = None
+) -> tuple[int, bool, Any, UserCodeError | None]:
+    """Run ``calls`` in order in one fresh run of ``source``, until one fails.
+
+    Returns (the index of the last call run, whether it passed, what it returned,
+    its error); ``where`` names the call in an error's message (default: the call).
+    """
+    restore = checkpoint()
+    index, call = 0, calls[0][0]
+    try:
+        namespace = _fresh(source, watch)
+        for index, (call, expected) in enumerate(calls):
+            with inside(watch):
+                got = _value(call, namespace)
+            if not same(expected, got):
+                return index, False, got, None
+    except UserCodeError as err:
+        return index, False, None, err
+    except Exception as err:
+        return index, False, None, error_from(err, where or f"in {call}")
+    finally:
+        restore()
+    return index, True, got, None
+
+
+def _shown_got(got: Any, watch: Watch | None) -> str:
+    # A repr of the reader's own object runs the reader's code: watched too.
     with inside(watch):
-        return eval(code, dict(namespace))
+        try:
+            return shown(got)
+        except Exception:
+            return f"a {type(got).__name__} that cannot be shown"
 
 
 def _run_test(
-    namespace: dict[str, Any], test: Mapping[str, Any], watch: Watch | None
+    source: str, test: Mapping[str, Any], expected: Any, watch: Watch | None
 ) -> dict[str, Any]:
     hidden = bool(test.get("hidden"))
     result: dict[str, Any] = {"n": test["n"], "hidden": hidden, "message": test["message"]}
     if not hidden:
         result["call"] = test["call"]
         # As the author wrote it (JSON would have turned 1.0 into 1 on its way here).
-        result["expected"] = test.get("shown") or shown(test["expect"])
-    try:
-        got = _call_test(namespace, test, watch)
-    except Exception as err:
-        error = error_from(err, f"in {test['call']}" if not hidden else "in a hidden test")
-        result.update(passed=False, error=error.message)
+        result["expected"] = test.get("shown") or shown(expected)
+    # A hidden call stays hidden: its error names the reader's line only.
+    where = "in a hidden test" if hidden else f"in {test['call']}"
+    _, passed, got, error = _outcome(source, [(test["call"], expected)], watch, where)
+    result["passed"] = passed
+    if error is not None:
+        result["error"] = error.message
         if not hidden:
             result["traceback"] = error.traceback
             if error.line is not None:
                 result["line"] = error.line
-        return result
-    result["passed"] = same(test["expect"], got)
-    if not hidden:
-        # A repr of the reader's own object runs the reader's code: watched too.
-        with inside(watch):
-            try:
-                result["got"] = shown(got)
-            except Exception:
-                result["got"] = f"a {type(got).__name__} that cannot be shown"
+    elif not hidden:
+        result["got"] = _shown_got(got, watch)
+    return result
+
+
+def draw_seed() -> int:
+    """A seed for the property test, drawn at check time (no earlier code can set it)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+def property_cases(reference: Reference, seed: int) -> list[tuple[str, Any]]:
+    """The property test's calls, drawn from ``seed``, each with the reference's value."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(reference.cases):
+        name, args = reference.draw(rng)
+        call = f"{name}({', '.join(map(repr, args))})"
+        cases.append((call, reference_value(call, reference)))
+    return cases
+
+
+def _run_property(
+    source: str,
+    n: int,
+    reference: Reference,
+    seed: int,
+    cases: Sequence[tuple[str, Any]],
+    watch: Watch | None,
+) -> dict[str, Any]:
+    """The reader's function on every random case, in one fresh run of its code; the first
+    failure is reported."""
+    result: dict[str, Any] = {
+        "n": n,
+        "hidden": True,
+        "random": True,
+        "seed": seed,
+        "message": f"{len(cases)} random calls: {reference.about}.",
+        "passed": True,
+    }
+    # One run of the code for all of them, as one test: a function that keeps state between
+    # calls is caught here.
+    index, passed, got, error = _outcome(source, cases, watch)
+    if not passed:
+        call, expected = cases[index]
+        result["passed"] = False
+        came = error.message if error else f"it returned {_shown_got(got, watch)}."
+        result["detail"] = f"With seed {seed}, {call} should return {shown(expected)}; {came}"
     return result
 
 
@@ -141,25 +259,42 @@ def check_exercise(
     *,
     public_only: bool = False,
     watch: Watch | None = None,
+    seed: int | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` and the exercise's tests (only the public ones with ``public_only``).
 
-    Returns ``{"tests": [...], "passed", "score", "total", "summary", "output"}``;
-    ``passed`` is whether every test run passed. A source that does not run, or
-    lacks the function, returns ``{"error": {message, traceback?, line?}, "passed":
-    false, "summary", "output"}`` instead (:class:`lab.core.reader_code.UserCodeError`).
+    With a ``reference``, Check (not ``public_only``) adds the property test, drawn
+    from ``seed`` (:func:`draw_seed` when None). Returns ``{"tests": [...], "passed",
+    "score", "total", "summary", "output"}``; ``passed`` is whether every test run
+    passed. A source that does not run, or lacks the function, returns ``{"error":
+    {message, traceback?, line?}, "passed": false, "summary", "output"}`` instead
+    (:class:`lab.core.reader_code.UserCodeError`).
     """
     name = spec["function"]
     call = signature(name, spec["parameters"])
     tests = [t for t in spec["tests"] if not (public_only and t.get("hidden"))]
-    count = len(spec["parameters"])
+    reference = REFERENCES[spec["reference"]] if spec.get("reference") else None
+    # Before the reader's code runs, which could otherwise rebind what the reference calls.
+    expectations = [_expected(t, reference) for t in tests]
+    cases: list[tuple[str, Any]] = []
+    if reference is not None and not public_only:
+        seed = draw_seed() if seed is None else seed
+        cases = property_cases(reference, seed)
     printed = Printed()
     try:
         with captured(printed):
-            namespace = execute(source, watch)
-            fn = find_function(namespace, name, call, "in every test", by="Check")
-            check_signature(fn, name, call, count, by="Check")
-            results = [_run_test(namespace, test, watch) for test in tests]
+            load_function(
+                execute(source, watch), name, call, "in every test", len(spec["parameters"]), "Check"
+            )
+            results = [
+                _run_test(source, test, expected, watch)
+                for test, expected in zip(tests, expectations, strict=True)
+            ]
+            if cases:
+                assert reference is not None and seed is not None
+                results.append(
+                    _run_property(source, len(tests) + 1, reference, seed, cases, watch)
+                )
     except UserCodeError as err:
         return {
             "error": err.to_json(),

@@ -46,13 +46,12 @@ from lab.core.reader_code import (
     UserCodeError,
     Watch,
     captured,
-    check_signature,
     error_from,
     execute,
-    find_function,
     finite,
     innermost_line,
     inside,
+    load_function,
 )
 from lab.sim.experiment import ProgressFn, run_experiment
 from lab.sim.params import SimParams, validate_params
@@ -215,12 +214,10 @@ def _as_list(raw: Any) -> list[Any] | None:
 def load_user_code(source: str, watch: Watch | None = None) -> UserCode:
     """Run the reader's ``source`` in a fresh namespace and find its two functions."""
     namespace = execute(source, watch)
-    reward = find_function(
-        namespace, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", "on each joint output"
-    )
-    prior = find_function(namespace, PRIOR_NAME, f"{PRIOR_NAME}(observation)", "on each prompt")
-    check_signature(reward, REWARD_NAME, f"{REWARD_NAME}(joint_output, table)", 2)
-    check_signature(prior, PRIOR_NAME, f"{PRIOR_NAME}(observation)", 1)
+    reward_call = f"{REWARD_NAME}(joint_output, table)"
+    reward = load_function(namespace, REWARD_NAME, reward_call, "on each joint output", 2)
+    prior_call = f"{PRIOR_NAME}(observation)"
+    prior = load_function(namespace, PRIOR_NAME, prior_call, "on each prompt", 1)
     return UserCode(reward, prior, watch)
 
 

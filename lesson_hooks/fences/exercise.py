@@ -56,7 +56,8 @@ from typing import Any
 import yaml
 
 from lab.core.markup import Markup, el, join
-from lab.exercise.grade import check_exercise, shown, signature
+from lab.exercise.grade import check_exercise, reference_value, same, shown, signature
+from lab.exercise.references import REFERENCES
 from lesson_hooks.fences import custom, graded
 from lesson_hooks.fences.base import Fence, Reader, scalar
 from lesson_hooks.fences.experiment import inline
@@ -78,9 +79,15 @@ _KEYS = (
     "solution",
     "remarks",
     "uses",
+    "reference",
+    "wrong",
 )
-_REQUIRED = ("id", "prompt", "starter", "tests", "solution")
+_REQUIRED = ("id", "prompt", "starter", "tests", "solution", "reference", "wrong")
 _TEST_KEYS = ("call", "expect", "message", "hidden")
+_WRONG_KEYS = ("code", "reason")
+#: The seed of the property test when the build grades the solution and the wrong ones,
+#: so that the build's verdict does not change from one build to the next.
+BUILD_SEED = 0
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,15 @@ class Test:
     expect: Any
     message: str
     hidden: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong solution the block expects its tests to catch, and why it is wrong."""
+
+    code: str
+    reason: str
     line: int
 
 
@@ -106,28 +122,38 @@ class Exercise(Graded):
     solution: str
     remarks: str
     uses: str | None
+    reference: str
+    wrong: tuple[Wrong, ...]
 
     def content(self) -> dict[str, Any]:
+        """The spec the page ships: a hidden test without its answer (the grader computes it
+        from the reference), the wrong solutions left out (the build's business)."""
         return {
             "id": self.id,
             "function": self.function,
             "parameters": list(self.parameters),
             "starter": self.starter,
+            "reference": self.reference,
             "tests": [
-                {
-                    "n": t.n,
-                    "call": t.call,
-                    "expect": t.expect,
-                    "shown": shown(t.expect),
-                    "message": t.message,
-                    "hidden": t.hidden,
-                }
+                {"n": t.n, "call": t.call, "message": t.message, "hidden": t.hidden}
+                | ({} if t.hidden else {"expect": t.expect, "shown": shown(t.expect)})
                 for t in self.tests
             ],
             "hints": list(self.hints),
             "solution": self.solution,
             "remarks": self.remarks,
             "uses": self.uses,
+        }
+
+    def graded_spec(self) -> dict[str, Any]:
+        """The spec as the build grades it: every test shown, with the author's answer."""
+        return {
+            **self.content(),
+            "tests": [
+                {"n": t.n, "call": t.call, "expect": t.expect, "message": t.message}
+                | {"shown": shown(t.expect), "hidden": False}
+                for t in self.tests
+            ],
         }
 
     @property
@@ -177,6 +203,8 @@ class _Reader(Reader):
                     f"`uses`: the simulation calls the advantage as {function}(returns), so the "
                     f"starter's {function} must take one argument, not {len(parameters)}.",
                 )
+        reference = self.reference(*entries["reference"], [name for name, _ in defined])
+        wrong = self.wrong(*entries["wrong"])
         exercise = Exercise(
             exercise_id,
             self.fence.page.path,
@@ -190,11 +218,46 @@ class _Reader(Reader):
             solution,
             remarks,
             uses,
+            reference,
+            wrong,
         )
         if uses is not None:
             self.uses(entries["uses"][1], uses)
         self.graded(exercise, entries)
         return exercise
+
+    def reference(self, key: yaml.Node, value: yaml.Node, functions: list[str]) -> str:
+        """The name of the lab's own function the property test and hidden tests use."""
+        name = self.text(key, value, "`reference`")
+        known = REFERENCES.get(name)
+        if known is None:
+            raise self.fail(
+                value,
+                f"`reference`: no reference named {name!r} in lab/exercise/references.py "
+                f"(it has {', '.join(REFERENCES)}).",
+            )
+        if not set(known.functions) <= set(functions):
+            raise self.fail(
+                value,
+                f"`reference`: {name!r} defines {', '.join(known.functions)}, not the "
+                f"starter's {', '.join(functions)}.",
+            )
+        return name
+
+    def wrong(self, key: yaml.Node, value: yaml.Node) -> tuple[Wrong, ...]:
+        """Wrong solutions, each with why it is wrong: the build checks that each fails."""
+        nodes = self.sequence(key, value, "`wrong`")
+        if not nodes:
+            raise self.fail(key, "`wrong` needs at least one wrong solution its tests must catch.")
+        found = []
+        for n, node in enumerate(nodes, start=1):
+            what = f"wrong solution {n}"
+            entries = self.item(node, _WRONG_KEYS, _WRONG_KEYS, what)
+            code = _code(self.text(*entries["code"], f"the `code` of {what}"))
+            self.parses(entries["code"][1], code, f"the `code` of {what}")
+            reason = self.text(*entries["reason"], f"the `reason` of {what}")
+            found.append(Wrong(code, reason, self.line_of(node)))
+        return tuple(found)
 
     def uses(self, node: yaml.Node, uses: str) -> None:
         """``uses`` names a simulation lab on this page (when the build says what it holds)."""
@@ -265,17 +328,33 @@ class _Reader(Reader):
         return Test(n, call, expect, message, hidden, self.line_of(node))
 
     def graded(self, exercise: Exercise, entries: dict[str, tuple[yaml.Node, yaml.Node]]) -> None:
-        """The solution passes every test and the starter does not: else the build stops."""
-        content = exercise.content()
+        """Every test agrees with the reference, the solution passes them and the property
+        test, and neither the starter nor any wrong solution does: else the build stops."""
+        reference = REFERENCES[exercise.reference]
+        for test in exercise.tests:
+            try:
+                value = reference_value(test.call, reference)
+            except Exception as err:
+                raise self.fail(
+                    test.line,
+                    f"the reference {exercise.reference!r} cannot compute test {test.n} "
+                    f"({test.call}): {type(err).__name__}: {err}.",
+                ) from None
+            if not same(test.expect, value):
+                raise self.fail(
+                    test.line,
+                    f"the `expect` of test {test.n} is {shown(test.expect)}, but the lab's own "
+                    f"function ({exercise.reference!r}) returns {shown(value)} for {test.call}.",
+                )
         # Every test shown, hidden ones too: the author reads what the solution returned.
-        spec = {**content, "tests": [{**t, "hidden": False} for t in content["tests"]]}
-        result = check_exercise(spec, exercise.solution)
+        spec = exercise.graded_spec()
+        result = check_exercise(spec, exercise.solution, seed=BUILD_SEED)
         if "error" in result:
             raise self.fail(
                 entries["solution"][0],
                 f"the `solution` does not run: {result['error']['message']}",
             )
-        for test, outcome in zip(exercise.tests, result["tests"], strict=True):
+        for test, outcome in zip(exercise.tests, result["tests"], strict=False):
             if not outcome["passed"]:
                 got = outcome.get("error") or f"it returned {outcome['got']}"
                 raise self.fail(
@@ -283,11 +362,29 @@ class _Reader(Reader):
                     f"the `solution` fails test {test.n}: {test.call} should return "
                     f"{shown(test.expect)}; {got}.",
                 )
-        if check_exercise(spec, exercise.starter)["passed"]:
+        if not result["passed"]:
+            raise self.fail(
+                entries["reference"][0],
+                f"the `solution` fails the property test: {result['tests'][-1]['detail']}",
+            )
+        if check_exercise(spec, exercise.starter, seed=BUILD_SEED)["passed"]:
             raise self.fail(
                 entries["starter"][0],
                 "the `starter` already passes every test: the exercise asks nothing.",
             )
+        for n, wrong in enumerate(exercise.wrong, start=1):
+            outcome = check_exercise(spec, wrong.code, seed=BUILD_SEED)
+            if "error" in outcome:
+                raise self.fail(
+                    wrong.line,
+                    f"wrong solution {n} does not run ({outcome['error']['message']}): a wrong "
+                    "solution must run, so that a test, not Python, catches it.",
+                )
+            if outcome["passed"]:
+                raise self.fail(
+                    wrong.line,
+                    f"wrong solution {n} passes every test ({wrong.reason}): add a test it fails.",
+                )
 
 
 def read_exercise(fence: Fence) -> Exercise:
