@@ -16,8 +16,9 @@ tracebacks, what it prints kept, every stretch in the reader's code reported to
 ``watch`` (the page's time limit and Stop), and the interpreter put back
 afterwards (:func:`lab.core.isolation.checkpoint`). Each test (the property
 test's calls together) runs the source again in fresh globals, with the
-interpreter put back after it, so no test can depend on what an earlier one did. Every expected value is computed before the
-reader's code first runs, so that code cannot change the reference.
+interpreter put back after it, so no test can depend on what an earlier one
+did. Every expected value is computed before the reader's code first runs, so
+that code cannot change the reference.
 
 Each test is reported in a learner's words: the call, what was expected, what
 came back (or the exception), and the author's message. A hidden test reports
@@ -284,7 +285,12 @@ def check_exercise(
     try:
         with captured(printed):
             load_function(
-                execute(source, watch), name, call, "in every test", len(spec["parameters"]), "Check"
+                execute(source, watch),
+                name,
+                call,
+                "in every test",
+                len(spec["parameters"]),
+                "Check",
             )
             results = [
                 _run_test(source, test, expected, watch)
@@ -292,9 +298,7 @@ def check_exercise(
             ]
             if cases:
                 assert reference is not None and seed is not None
-                results.append(
-                    _run_property(source, len(tests) + 1, reference, seed, cases, watch)
-                )
+                results.append(_run_property(source, len(tests) + 1, reference, seed, cases, watch))
     except UserCodeError as err:
         return {
             "error": err.to_json(),

@@ -1,7 +1,8 @@
 """The exercise lab's calls, merged into :data:`lab.rpc.CALLS` (see :mod:`lab.kinds`).
 
 ``check_exercise``: ``{"spec", "code", "public_only"?}``; ``train_with_exercise``:
-``{"spec", "code", "params"?}``. Both report ``{"in_user_code": bool}`` progress
+``{"spec", "code", "params"?, "lab_code"?}`` (``lab_code``: the verifier and prior the
+reader edited in the simulation lab). Both report ``{"in_user_code": bool}`` progress
 around every stretch Python spends in the reader's code (the page's time limit).
 """
 
@@ -34,7 +35,12 @@ def _check(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
 
 def _train(args: dict[str, Any], progress: Progress) -> dict[str, Any]:
     return train_with_advantage(
-        args["spec"], args["code"], args.get("params"), progress, watch=_watch(progress)
+        args["spec"],
+        args["code"],
+        args.get("params"),
+        progress,
+        lab_code=args.get("lab_code"),
+        watch=_watch(progress),
     )
 
 

@@ -3,11 +3,19 @@
 An exercise with ``uses:`` a simulation lab asks the reader for MAGRPO's
 group-relative advantage, ``fn(returns) -> advantages`` (one return per joint
 response of a group, the same advantage for both agents). Once it passes,
-:func:`train_with_advantage` runs the simulation twice with the same settings
-and seed: once with :func:`lab.core.advantages.group_advantages` (baseline
-``mean``, MAGRPO's Eq. 1) and once with the reader's function in its place
-(:data:`lab.sim.experiment.AdvantageFn`, the simulation's one injection point),
-and says whether the two learning curves match.
+:func:`train_with_advantage` trains the simulation twice with the same settings,
+seed by seed over the lab's seeds: once with
+:func:`lab.core.advantages.group_advantages` (baseline ``mean``, MAGRPO's Eq. 1)
+and once with the reader's function in its place
+(:data:`lab.sim.experiment.AdvantageFn`, the simulation's one injection point).
+With ``lab_code``, the verifier and prior the reader edited in that lab
+(:mod:`lab.sim.user_code`) are used in both runs, as the lab's Run uses them.
+
+The two runs step in lockstep, so the report can say where they part: the first
+group whose advantages differ (its returns, the built-in advantages and the
+reader's), the first update where the learning curves differ, the largest gap
+between them, and each run's expected reward at the end, the exact value the
+lab reports (not the last sampled group's mean).
 
 The reader's function runs as in :mod:`lab.exercise.grade`: watched, its
 output kept, its errors on its own lines, the interpreter put back afterwards.
@@ -20,7 +28,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lab.core.advantages import group_advantages
-from lab.core.errors import LabError
 from lab.core.reader_code import (
     Printed,
     UserCodeError,
@@ -28,13 +35,14 @@ from lab.core.reader_code import (
     captured,
     error_from,
     execute,
-    find_function,
     finite,
     inside,
+    load_function,
 )
 from lab.exercise.grade import shown, signature
-from lab.sim.experiment import METHOD_LABELS, run_experiment
-from lab.sim.params import validate_params
+from lab.sim.experiment import METHOD_LABELS, Experiment
+from lab.sim.params import SimParams, validate_params
+from lab.sim.user_code import load_user_code, original_source
 
 __all__ = ["BASELINE", "METHOD", "train_with_advantage"]
 
@@ -42,12 +50,16 @@ __all__ = ["BASELINE", "METHOD", "train_with_advantage"]
 BASELINE = "mean"
 #: The method whose learning curves are compared: the two MAGRPO learners.
 METHOD = "learned"
-#: Two curves closer than this at every update are the same run.
+#: Two values closer than this (advantages, curve points) are the same.
 MATCH_TOLERANCE = 1e-9
-#: How many points of each curve the page lists.
+#: How many points of each curve the page lists (and the update where they part).
 POINTS = 5
 
 ProgressFn = Callable[[dict[str, Any]], object]
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=MATCH_TOLERANCE, abs_tol=MATCH_TOLERANCE)
 
 
 def _readers_advantages(fn: Callable[..., Any], name: str, watch: Watch | None) -> Any:
@@ -72,11 +84,106 @@ def _readers_advantages(fn: Callable[..., Any], name: str, watch: Watch | None) 
     return advantages
 
 
-def _points(curve: Sequence[float]) -> list[dict[str, float]]:
-    """A few points of a learning curve, first and last included."""
+class _Comparison:
+    """Where the reader's run first departs from the built-in one, and by how much."""
+
+    def __init__(self) -> None:
+        self.group: dict[str, Any] | None = None
+        self.parted: dict[str, Any] | None = None
+        self.gap: dict[str, Any] = {"gap": 0.0}
+
+    def watching(self, readers: Any, seed: int, update: Callable[[], int]) -> Any:
+        """The reader's advantage, each group checked against the built-in one; ``update()``
+        is the update under way."""
+
+        def advantages(returns: Sequence[float], baseline: str) -> list[float]:
+            mine = readers(returns, baseline)
+            if self.group is None:
+                builtin = group_advantages(returns, baseline)
+                if not all(_close(a, b) for a, b in zip(builtin, mine, strict=True)):
+                    self.group = {
+                        "seed": seed,
+                        "update": update(),
+                        "returns": list(returns),
+                        "builtin": builtin,
+                        "yours": mine,
+                    }
+            return mine
+
+        return advantages
+
+    def step(self, seed: int, update: int, a: float, b: float) -> None:
+        if self.parted is None and not _close(a, b):
+            self.parted = {"seed": seed, "update": update, "builtin": a, "yours": b}
+        if abs(a - b) > self.gap["gap"]:
+            self.gap = {"seed": seed, "update": update, "gap": abs(a - b)}
+
+
+def _points(curve: Sequence[float], extra: int | None = None) -> list[int]:
+    """A few updates (1-based) of a learning curve, first and last included, and ``extra``."""
     n = len(curve)
-    picks = sorted({round(i * (n - 1) / (POINTS - 1)) for i in range(POINTS)}) if n else []
-    return [{"update": i + 1, "reward": round(curve[i], 4)} for i in picks]
+    picks = {round(i * (n - 1) / (POINTS - 1)) + 1 for i in range(POINTS)} if n else set()
+    if extra is not None:
+        picks.add(extra)
+    return sorted(picks)
+
+
+def _seeds_text(p: SimParams) -> str:
+    if p.seeds == 1:
+        return f"seed {p.seed}"
+    return f"seeds {p.seed} to {p.seed + p.seeds - 1}"
+
+
+def _number(x: float) -> str:
+    """A value with enough digits to tell it from a near one."""
+    return f"{x:.4g}" if abs(x) < 1e4 else f"{x:.0f}"
+
+
+def _summary(
+    name: str, p: SimParams, compared: _Comparison, ends: Sequence[tuple[float, float]], code: str
+) -> tuple[bool, str]:
+    label = METHOD_LABELS[METHOD]
+    setting = f"({p.updates} updates, {_seeds_text(p)}; {code})"
+    a = math.fsum(e[0] for e in ends) / len(ends)
+    b = math.fsum(e[1] for e in ends) / len(ends)
+    over = "" if len(ends) == 1 else f", the mean over {len(ends)} seeds"
+    match = (
+        compared.group is None and compared.parted is None and all(_close(x, y) for x, y in ends)
+    )
+    if match:
+        return True, (
+            f"The two runs match: with your {name}, {label} learned exactly as with the "
+            f"built-in advantage {setting}: every group's advantages agree, and so do the "
+            f"learning curves. Expected reward at the end{over}: {a:.2f}."
+        )
+    parts = [f"The two runs differ {setting}."]
+    group = compared.group
+    if group is not None:
+        parts.append(
+            f"Your advantages first differ from the built-in ones at update {group['update']} "
+            f"of seed {group['seed']}: for the returns {shown(group['returns'])}, the built-in "
+            f"advantage gives {shown(group['builtin'])} and yours {shown(group['yours'])}."
+        )
+    parted = compared.parted
+    if parted is not None:
+        gap = compared.gap
+        parts.append(
+            f"The learning curves (the mean reward of each update's group) first part at update "
+            f"{parted['update']} of seed {parted['seed']}: {_number(parted['builtin'])} "
+            f"built-in, {_number(parted['yours'])} yours; the largest gap is "
+            f"{_number(gap['gap'])}, at update {gap['update']} of seed {gap['seed']}."
+        )
+    else:
+        parts.append(
+            "The learning curves never part: every update sampled the same rewards in both runs."
+        )
+    difference = b - a
+    parts.append(
+        f"Expected reward at the end{over}, as the lab reports it: {_number(a)} with the "
+        f"built-in advantage, {_number(b)} with yours"
+        + (f" ({difference:+.3g})." if not _close(a, b) else ", the same.")
+    )
+    return False, " ".join(parts)
 
 
 def train_with_advantage(
@@ -85,59 +192,85 @@ def train_with_advantage(
     params: Mapping[str, Any] | None = None,
     progress: ProgressFn | None = None,
     *,
+    lab_code: str | None = None,
     watch: Watch | None = None,
 ) -> dict[str, Any]:
-    """Run the simulation with the built-in advantage, then with the reader's; compare.
+    """Run the simulation with the built-in advantage and with the reader's; compare.
 
     ``params`` are the simulation's settings as its form holds them (its defaults
-    when None), run with one seed; the baseline is always MAGRPO's mean, the one
-    the reader's function replaces.
-    Returns ``{"builtin", "yours"}`` (each the ``METHOD``'s curve points and its
-    final mean reward), ``"match"``, ``"summary"`` and ``"output"``.
+    when None), over its seeds; the baseline is always MAGRPO's mean, the one the
+    reader's function replaces. ``lab_code``, the verifier and prior the reader edited
+    in that lab, is used in both runs. Returns ``{"builtin", "yours"}`` (each the
+    first seed's curve points and its expected reward at the end, the mean over the
+    seeds), ``"match"``, ``"first_group"``, ``"parted"``, ``"summary"`` and ``"output"``.
     """
-    checked = validate_params({**(params or {}), "advantage": BASELINE, "seeds": 1})
+    checked = validate_params({**(params or {}), "advantage": BASELINE})
     name = spec["function"]
     call = signature(name, spec["parameters"])
-
-    def report(label: str) -> Callable[[int, dict[str, Any]], None]:
-        def on_progress(update: int, partial: dict[str, Any]) -> None:
-            if progress is not None:
-                progress({"text": f"{label}: {update} of {checked.updates} updates."})
-
-        return on_progress
-
-    builtin = run_experiment(checked, report("Built-in advantage"), advantages=group_advantages)
+    compared = _Comparison()
+    every = max(1, checked.updates // 20)
+    ends: list[tuple[float, float]] = []
+    curves: tuple[list[float], list[float]] = ([], [])
+    edited = lab_code is not None and lab_code != original_source()
     printed = Printed()
     with captured(printed):
-        fn = find_function(execute(source, watch), name, call, "as the advantage", by="Train")
-        yours = run_experiment(
-            checked,
-            report("Your advantage"),
-            advantages=_readers_advantages(fn, name, watch),
-        )
-    a, b = builtin["mean_reward"][METHOD], yours["mean_reward"][METHOD]
-    if not a:
-        raise LabError("The simulation ran no update.")
-    match = len(a) == len(b) and all(
-        math.isclose(x, y, rel_tol=MATCH_TOLERANCE, abs_tol=MATCH_TOLERANCE)
-        for x, y in zip(a, b, strict=True)
+        namespace = execute(source, watch)
+        fn = load_function(namespace, name, call, "as the advantage", 1, "Train")
+        readers = _readers_advantages(fn, name, watch)
+        functions: dict[str, Any] = {}
+        if edited:
+            user = load_user_code(lab_code, watch)  # type: ignore[arg-type]
+            functions = {
+                "reward_fn": user.reward_fn(checked.reward_table),
+                "prior_fn": user.prior_fn(),
+            }
+        for index in range(checked.seeds):
+            seed = checked.seed + index
+            builtin = Experiment(checked, seed=seed, advantages=group_advantages, **functions)
+            # In lockstep: while the reader's run takes update u, the built-in one has taken it.
+            advantages = compared.watching(readers, seed, lambda b=builtin: b.updates_done)
+            yours = Experiment(checked, seed=seed, advantages=advantages, **functions)
+            while not builtin.done:
+                builtin.step()
+                yours.step()
+                done = builtin.updates_done
+                compared.step(
+                    seed, done, builtin.mean_reward[METHOD][-1], yours.mean_reward[METHOD][-1]
+                )
+                if progress is not None and (done % every == 0 or done == checked.updates):
+                    what = f"seed {index + 1} of {checked.seeds}: " if checked.seeds > 1 else ""
+                    progress({"text": f"Training both, {what}{done} of {checked.updates} updates."})
+            if index == 0:
+                curves = (builtin.mean_reward[METHOD], yours.mean_reward[METHOD])
+            ends.append((builtin.expected()[METHOD][0], yours.expected()[METHOD][0]))
+    match, summary = _summary(
+        name,
+        checked,
+        compared,
+        ends,
+        "your edited verifier and prior" if edited else "the lab's verifier and prior",
     )
-    label = METHOD_LABELS[METHOD]
-    summary = (
-        f"The two runs match: with your {name}, {label} learned exactly as with the built-in "
-        f"advantage ({checked.updates} updates, seed {checked.seed}; final mean reward "
-        f"{b[-1]:.2f})."
-        if match
-        else f"The two runs differ: with your {name}, {label} ends at a mean reward of "
-        f"{b[-1]:.2f}; with the built-in advantage, at {a[-1]:.2f} ({checked.updates} "
-        f"updates, seed {checked.seed})."
-    )
+    parted = compared.parted
+    extra = parted["update"] if parted is not None and parted["seed"] == checked.seed else None
+    updates = _points(curves[0], extra)
+    a = math.fsum(e[0] for e in ends) / len(ends)
+    b = math.fsum(e[1] for e in ends) / len(ends)
     return {
-        "builtin": {"points": _points(a), "final": a[-1]},
-        "yours": {"points": _points(b), "final": b[-1]},
+        "builtin": {
+            "points": [{"update": u, "reward": round(curves[0][u - 1], 4)} for u in updates],
+            "final": a,
+        },
+        "yours": {
+            "points": [{"update": u, "reward": round(curves[1][u - 1], 4)} for u in updates],
+            "final": b,
+        },
         "match": match,
+        "first_group": compared.group,
+        "parted": parted,
+        "edited_code": edited,
         "updates": checked.updates,
         "seed": checked.seed,
+        "seeds": checked.seeds,
         "summary": summary,
         "output": printed.to_json(),
     }

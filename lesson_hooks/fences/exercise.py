@@ -445,8 +445,10 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
                 "p",
                 None,
                 "Once your function passes, train the simulation lab above with it, at the "
-                "settings in its form (one seed, the group-mean baseline): once with the "
-                "built-in advantage and once with yours.",
+                "settings in its form (its seeds, the group-mean baseline) and with the "
+                "verifier and prior in its editor, edited or not: once with the built-in "
+                "advantage and once with yours. The report says whether the runs match, and "
+                "if not, the first group whose advantages differ and where the curves part.",
             ),
             "\n",
             _button("train", "Train with my advantage", primary=True, disabled=True),

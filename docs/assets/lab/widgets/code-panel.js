@@ -13,6 +13,28 @@ const EDITOR_BUNDLE = new URL("../../vendor/codemirror/editor.js", import.meta.u
 // Material's palette attribute: "slate" is its dark scheme.
 const isDark = () => document.body.dataset.mdColorScheme === "slate";
 
+// Each mounted panel by its [data-lab-code] element, so that another lab on the page
+// (an exercise's Train) can run with the code the reader left in this one.
+const panels = new WeakMap();
+
+/** Where a lab's edits are saved: keyed by page and lab, for one version of the original. */
+function savedCode(root, labId) {
+  return new Saved(`lab-code:${location.pathname}:${labId}`, root.dataset.labCodeVersion, "code");
+}
+
+/**
+ * The code the reader edited in the lab `labRoot` (its live editor's, else its saved
+ * edits), or null when the lab's code is as the page wrote it.
+ */
+export function editedCode(labRoot) {
+  const root = labRoot?.querySelector("[data-lab-code]");
+  if (!root) return null;
+  const panel = panels.get(root);
+  if (panel) return panel.edited ? panel.code : null;
+  const saved = savedCode(root, labRoot.dataset.labId).load();
+  return typeof saved === "string" ? saved : null;
+}
+
 /** One lab's editable code. */
 export class CodePanel {
   #root;
@@ -45,11 +67,7 @@ export class CodePanel {
     this.#original = this.#editorBox.querySelector("pre code").textContent;
     // Edits of an older original would run against code that has changed since:
     // they are saved with the original's version and dropped when it changes.
-    this.#saved = new Saved(
-      `lab-code:${location.pathname}:${labId}`,
-      root.dataset.labCodeVersion,
-      "code",
-    );
+    this.#saved = savedCode(root, labId);
     const saved = this.#saved.load();
     this.#text = typeof saved === "string" ? saved : this.#original;
     this.#reset = root.querySelector('[data-lab-action="reset"]');
@@ -60,6 +78,7 @@ export class CodePanel {
       element.hidden = false;
     }
     this.#showState();
+    panels.set(root, this);
     // The editor's bundle is large: evaluate it only once the reader has opened
     // the collapsed code (lesson_hooks/fences/simulation/code_panel.py) and is near it.
     this.#section = root.closest("[data-lab-code-section]");

@@ -11,13 +11,13 @@
 // and Stop (or the limit) interrupts Python or replaces it. Progress (attempts,
 // hints shown, passed, solution seen) is saved per page and exercise version
 // (shared/graded.js). With `uses`, a passing advantage trains the simulation
-// beside the built-in one (lab/exercise/train.py) and the page says whether the
-// two runs match.
+// beside the built-in one (lab/exercise/train.py), with the verifier and prior the
+// reader left in that lab, and the page says whether the two runs match or where they part.
 import { getRuntime, StoppedError } from "../client.js";
 import { GradedLab } from "../shared/graded.js";
 import { restartedText } from "../shared/run-lab.js";
 import { requestSettings } from "../shared/run-request.js";
-import { CodePanel, CodeTimer } from "./code-panel.js";
+import { CodePanel, CodeTimer, editedCode } from "./code-panel.js";
 
 // How long the reader's code may run in one check or one training run.
 const TIME_LIMIT_S = 5;
@@ -41,20 +41,29 @@ function text(tag, content) {
   return element;
 }
 
-/** One test's outcome in a learner's words: its verdict, then why (for a public test). */
+/**
+ * One test's outcome in a learner's words: its verdict, then why (for a public test,
+ * and for the random test, the random call it failed on with its seed).
+ */
 function feedback(test) {
   if (test.passed) return ["Passed.", ""];
+  if (test.detail) return ["Not yet.", test.detail];
   // An exception names the reader's line, not the hidden test's call: said for both.
   if (test.error) return ["Not yet.", test.error];
   if (test.hidden) return ["Not yet.", ""];
   return ["Not yet.", `It should return ${test.expected}, and it returned ${test.got}.`];
 }
 
+/** How a test is named: its number, or for a public one its call too. */
+function testName(test) {
+  if (test.random) return "Random test:";
+  return test.hidden ? `Hidden test ${test.n}:` : `Test ${test.n}, ${test.call}:`;
+}
+
 /** A failed test as the announcer says it: which, the call, why, and the author's message. */
 function failureText(test) {
   const [said, why] = feedback(test);
-  const which = test.hidden ? `Hidden test ${test.n}:` : `Test ${test.n}, ${test.call}:`;
-  return [which, said, why, test.message].filter(Boolean).join(" ");
+  return [testName(test), said, why, test.message].filter(Boolean).join(" ");
 }
 
 export default class ExerciseLab extends GradedLab {
@@ -231,7 +240,7 @@ export default class ExerciseLab extends GradedLab {
       if (!test.passed && !firstFailure) firstFailure = test;
       if (test.hidden) {
         const said = feedback(test).filter(Boolean).join(" ");
-        const line = text("li", `Hidden test ${test.n}: ${said} ${test.message}`);
+        const line = text("li", `${testName(test)} ${said} ${test.message}`);
         line.dataset.labResult = test.passed ? "correct" : "incorrect";
         this.#hidden.append(line);
         this.#hidden.hidden = false;
@@ -357,11 +366,13 @@ export default class ExerciseLab extends GradedLab {
     result.replaceChildren();
     try {
       const spec = await this.spec();
-      // The settings the reader left in the lab the exercise uses (its defaults, untouched).
-      const params = requestSettings(document.getElementById(`lab-${this.root.dataset.labUses}`));
+      // The settings and the verifier and prior the reader left in the lab the exercise
+      // uses (its defaults and its own code, untouched).
+      const lab = document.getElementById(`lab-${this.root.dataset.labUses}`);
+      const params = requestSettings(lab);
       const outcome = await getRuntime().call(
         "train_with_exercise",
-        { spec, code: this.#code.code, params },
+        { spec, code: this.#code.code, params, lab_code: editedCode(lab) },
         { onProgress: (partial) => this.progressed(partial) },
       );
       if (this.signal.aborted) return;
@@ -388,10 +399,13 @@ export default class ExerciseLab extends GradedLab {
     }
   }
 
-  #trainTable({ builtin, yours }) {
+  #trainTable({ builtin, yours, seed }) {
     const table = document.createElement("table");
     table.append(
-      text("caption", "Mean reward of learned collaboration (MAGRPO), built-in and yours"),
+      text(
+        "caption",
+        `Mean reward of learned collaboration (MAGRPO) at a few updates, seed ${seed}, built-in and yours`,
+      ),
     );
     const head = document.createElement("tr");
     for (const label of ["Update", "Built-in advantage", "Your advantage"]) {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+
 import pytest
 
 from lab.exercise.grade import check_exercise, draw_seed
@@ -61,7 +62,11 @@ WRONG: list[tuple[str, str, str]] = [
         "    return [table[main][helper], table[main][helper]]\n",
     ),
     # Our own.
-    ("softmax-step", "sign(step * A) times step", _step("step * ((advantage > 0) - (advantage < 0))")),
+    (
+        "softmax-step",
+        "sign(step * A) times step",
+        _step("step * ((advantage > 0) - (advantage < 0))"),
+    ),
     (
         "group-advantage",
         "the first return as the baseline",
@@ -219,7 +224,8 @@ def test_the_references_are_the_labs_own_code() -> None:
         rewards = [[float(rng.randint(-30, 11)) for _ in range(g)] for _ in range(g)]
         helper, main = REFERENCES["cross-advantage"].functions["cross_advantages"](rewards)
         # Each sample its own response, so that a response's credit is its sample's.
-        ph, pm = Policy(g, lambda _o: [1.0 / g] * g), Policy(g, lambda _o: [1.0 / g] * g)
+        uniform = [1.0 / g] * g
+        ph, pm = Policy(g, lambda _o, u=uniform: u), Policy(g, lambda _o, u=uniform: u)
         team = Team(ph, pm, cross=True)
         cells = [(i, j) for i in range(g) for j in range(g)]
         flat = [r for row in rewards for r in row]
@@ -231,10 +237,11 @@ def test_the_references_are_the_labs_own_code() -> None:
             p = 1.0 / g
             total = sum(credit)
             # (A step of nothing is not even recorded.)
-            assert policy._grads.get("o", [0.0] * g) == pytest.approx([c - total * p for c in credit], abs=1e-9)
+            assert policy._grads.get("o", [0.0] * g) == pytest.approx(
+                [c - total * p for c in credit], abs=1e-9
+            )
 
 
 class _History:
     helper = "o"
     main = "o"
-

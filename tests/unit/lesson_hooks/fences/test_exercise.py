@@ -19,13 +19,13 @@ prompt: |
 
   A second paragraph.
 starter: |
-  def advantage(returns):
+  def group_advantage(returns):
       return returns
 tests:
-  - call: advantage([1.0, 2.0, 3.0])
+  - call: group_advantage([1.0, 2.0, 3.0])
     expect: [-1.0, 0.0, 1.0]
     message: The mean is 2.
-  - call: advantage([4.0, 4.0])
+  - call: group_advantage([4.0, 4.0])
     expect: [0.0, 0.0]
     message: Equal returns, no advantage.
     hidden: true
@@ -33,10 +33,16 @@ hints:
   - Use `sum`.
   - Then `len`.
 solution: |
-  def advantage(returns):
+  def group_advantage(returns):
       m = sum(returns) / len(returns)
       return [r - m for r in returns]
 remarks: The same value for every agent.
+reference: group-advantage
+wrong:
+  - code: |
+      def group_advantage(returns):
+          return [r - max(returns) for r in returns]
+    reason: the best return as the baseline
 """
 
 
@@ -60,26 +66,50 @@ def test_a_block_is_read_with_its_function_and_tests() -> None:
     block = read()
     assert (block.id, block.function, block.parameters, block.line) == (
         "mean-advantage",
-        "advantage",
+        "group_advantage",
         ("returns",),
         3,
     )
     assert [t.hidden for t in block.tests] == [False, True]
     assert block.hints == ("Use `sum`.", "Then `len`.")
     assert block.spec["tests"][0]["shown"] == "[-1.0, 0.0, 1.0]"
+    # A hidden test ships without its answer: the grader computes it from the reference.
+    assert block.spec["reference"] == "group-advantage"
+    assert "expect" not in block.spec["tests"][1] and "shown" not in block.spec["tests"][1]
+    # The wrong solutions are the build's: the page does not ship them.
+    assert [w.reason for w in block.wrong] == ["the best return as the baseline"]
+    assert "wrong" not in block.spec
 
 
-STARTER = "  def advantage(returns):\n      return returns\n"
-SECOND = "  - call: advantage([4.0, 4.0])"
+STARTER = "  def group_advantage(returns):\n      return returns\n"
+SECOND = "  - call: group_advantage([4.0, 4.0])"
 MISTAKES = [
     ("id: mean-advantage", "id: Mean Advantage", "id:", "`id` 'Mean Advantage' must be"),
     ("remarks:", "remark:", "remark:", "unknown key 'remark'"),
     ("return returns\n", "return returns)\n", "return returns)", "`starter` is not valid Python"),
-    (SECOND, SECOND[:-1], "advantage([4.0, 4.0]", "the `call` of test 2 is not a Python"),
-    (SECOND, "  - call: max([4.0, 4.0])", "max([4.0", "the `call` of test 2 must call advantage"),
-    ("    message: The mean is 2.\n", "", "call: advantage([1.0", "test 1 has no `message`"),
+    (SECOND, SECOND[:-1], "group_advantage([4.0, 4.0]", "the `call` of test 2 is not a Python"),
+    (
+        SECOND,
+        "  - call: max([4.0, 4.0])",
+        "max([4.0",
+        "the `call` of test 2 must call group_advantage",
+    ),
+    ("    message: The mean is 2.\n", "", "call: group_advantage([1.0", "test 1 has no `message`"),
     ("    hidden: true", "    hidden: yes", "hidden: yes", "`hidden` in test 2 must be true"),
     (STARTER, "  x = 1\n", "starter:", "`starter` must define"),
+    (
+        "reference: group-advantage",
+        "reference: mean",
+        "reference: mean",
+        "`reference`: no reference named 'mean'",
+    ),
+    ("    reason: the best", "    why: the best", "why: the best", "unknown key 'why'"),
+    (
+        "reference: group-advantage",
+        "reference: softmax-step",
+        "reference: softmax-step",
+        "`reference`: 'softmax-step' defines policy_step, not the starter's group_advantage",
+    ),
 ]
 
 
@@ -90,24 +120,58 @@ def test_a_mistake_fails_at_its_line(old: str, new: str, at: str, problem: str) 
     raises_located(lambda: read(body), PATH, line_of(at, body), problem)
 
 
+def test_a_wrong_solution_that_passes_stops_the_build_at_it() -> None:
+    body = BLOCK.replace(
+        "          return [r - max(returns) for r in returns]",
+        "          return [r - sum(returns) / len(returns) for r in returns]",
+    )
+    raises_located(
+        lambda: read(body),
+        PATH,
+        line_of("  - code: |", body),
+        "wrong solution 1 passes every test (the best return as the baseline): add a test it "
+        "fails.",
+    )
+    head, tail = BLOCK.rsplit("def group_advantage(", 1)
+    broken = f"{head}def other({tail}"
+    raises_located(
+        lambda: read(broken), PATH, line_of("  - code: |", broken), "wrong solution 1 does not run"
+    )
+    none = BLOCK.split("wrong:")[0] + "wrong: []\n"
+    raises_located(lambda: read(none), PATH, line_of("wrong:", none), "`wrong` needs at least one")
+
+
+def test_an_expected_value_the_labs_own_function_disagrees_with_stops_the_build() -> None:
+    body = BLOCK.replace("    expect: [0.0, 0.0]", "    expect: [0.0, 0.5]")
+    raises_located(
+        lambda: read(body),
+        PATH,
+        line_of("call: group_advantage([4.0, 4.0])", body),
+        "the `expect` of test 2 is [0.0, 0.5], but the lab's own function ('group-advantage') "
+        "returns [0.0, 0.0]",
+    )
+
+
 def test_a_solution_that_fails_a_test_stops_the_build_at_that_test() -> None:
     body = BLOCK.replace("      m = sum(returns) / len(returns)", "      m = 2.0")
     raises_located(
         lambda: read(body),
         PATH,
-        line_of("call: advantage([4.0, 4.0])", body),
-        "the `solution` fails test 2: advantage([4.0, 4.0]) should return [0.0, 0.0]; "
+        line_of("call: group_advantage([4.0, 4.0])", body),
+        "the `solution` fails test 2: group_advantage([4.0, 4.0]) should return [0.0, 0.0]; "
         "it returned [2.0, 2.0].",
     )
 
 
 def test_a_solution_that_does_not_run_stops_the_build_at_the_solution() -> None:
-    body = BLOCK.replace("solution: |\n  def advantage(", "solution: |\n  def advantages(")
+    body = BLOCK.replace(
+        "solution: |\n  def group_advantage(", "solution: |\n  def group_advantages("
+    )
     raises_located(
         lambda: read(body),
         PATH,
         line_of("solution:", body),
-        "the `solution` does not run: Your code has no function named advantage",
+        "the `solution` does not run: Your code has no function named group_advantage",
     )
 
 
@@ -149,8 +213,8 @@ def test_uses_names_a_simulation_lab_on_the_page() -> None:
 
 def test_uses_needs_a_function_of_the_returns_alone() -> None:
     body = (
-        BLOCK.replace("advantage(returns)", "advantage(returns, other)").replace(
-            "advantage([", "advantage(0, ["
+        BLOCK.replace("group_advantage(returns)", "group_advantage(returns, other)").replace(
+            "group_advantage([", "group_advantage(0, ["
         )
         + "uses: simulation\n"
     )
@@ -166,10 +230,10 @@ def test_the_markup_reads_without_javascript() -> None:
     assert "<em>group-relative</em>" in html and "<code>returns</code>" in html
     # The public test reads as text; the hidden one is only counted.
     assert (
-        "<code>advantage([1.0, 2.0, 3.0])</code> should return <code>[-1.0, 0.0, 1.0]</code>"
+        "<code>group_advantage([1.0, 2.0, 3.0])</code> should return <code>[-1.0, 0.0, 1.0]</code>"
         in html
     )
-    assert "advantage([4.0, 4.0])" not in html
+    assert "group_advantage([4.0, 4.0])" not in html
     assert "1 hidden test also grades your function" in html
     # Hints and solution are collapsed blocks; the buttons wait for the script.
     assert '<details class="lab-exercise__hints" data-lab-hints>' in html
