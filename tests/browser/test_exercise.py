@@ -17,6 +17,12 @@ EXERCISES = {
     block.id: block
     for block in parse_page((ROOT / "docs" / "simulation.md").read_text("utf-8"), "simulation")
 }
+LM_EXERCISES = {
+    block.id: block
+    for block in parse_page(
+        (ROOT / "docs" / "language-models.md").read_text("utf-8"), "language-models"
+    )
+}
 ADVANTAGE = EXERCISES["group-advantage"]
 WRONG = (
     "def group_advantage(returns):\n"
@@ -34,8 +40,10 @@ EDITOR_TEXT = """async (content) => {
 }"""
 
 
-def open_exercise(page: Page, exercise_id: str = "group-advantage") -> Locator:
-    page.goto("simulation/")
+def open_exercise(
+    page: Page, exercise_id: str = "group-advantage", where: str = "simulation/"
+) -> Locator:
+    page.goto(where)
     lab = page.locator(f"#lab-{exercise_id}")
     lab.scroll_into_view_if_needed()
     expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
@@ -43,17 +51,25 @@ def open_exercise(page: Page, exercise_id: str = "group-advantage") -> Locator:
     return lab
 
 
-def editor(lab: Locator) -> Locator:
-    return lab.get_by_role("textbox", name="Your code: group_advantage(returns) (Python editor)")
+def editor(lab: Locator, called: str = "group_advantage(returns)") -> Locator:
+    return lab.get_by_role("textbox", name=f"Your code: {called} (Python editor)")
 
 
-def write(lab: Locator, source: str) -> None:
-    editor(lab).fill(source)
-    assert editor(lab).evaluate(EDITOR_TEXT) == source
+def write(lab: Locator, source: str, called: str = "group_advantage(returns)") -> None:
+    editor(lab, called).fill(source)
+    assert editor(lab, called).evaluate(EDITOR_TEXT) == source
 
 
 def button(lab: Locator, name: str) -> Locator:
     return lab.get_by_role("button", name=name, exact=True)
+
+
+def train(page: Page, lab: Locator, updates: int) -> Locator:
+    """Train at ``updates`` set in the simulation lab's form; the report, once trained."""
+    page.locator('[data-lab="simulation"] [data-lab-field="updates"]').fill(str(updates))
+    button(lab, "Train with my advantage").click()
+    expect(lab).to_have_attribute("data-lab-run", "trained", timeout=TRAIN)
+    return lab.locator("[data-lab-train-result]")
 
 
 def verdict(lab: Locator, n: int) -> Locator:
@@ -86,8 +102,12 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     # A failed Check offers the solution without asking; hidden tests are named by number.
     button(lab, "Check").click()
     expect(lab).to_have_attribute("data-lab-run", "failed")
+    # ... and the random test, after them.
     expect(lab.locator(".lab-exercise__hidden-results li")).to_have_count(
-        len(ADVANTAGE.tests) - len(ADVANTAGE.public)
+        len(ADVANTAGE.tests) - len(ADVANTAGE.public) + 1
+    )
+    expect(lab.locator(".lab-exercise__hidden-results li").last).to_contain_text(
+        "Random test: Not yet. With seed "
     )
     saved = json.loads(page.evaluate(f"localStorage.getItem({STORAGE_KEY!r})"))
     assert saved["progress"]["attempts"] == 1 and saved["progress"]["hints"] == 1
@@ -100,18 +120,15 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     button(lab, "Check").click()
     expect(lab).to_have_attribute("data-lab-run", "passed")
     expect(lab.locator("[data-lab-summary]")).to_contain_text(
-        f"All {len(ADVANTAGE.tests)} tests pass."
+        f"All {len(ADVANTAGE.tests) + 1} tests pass."
     )
-    train = button(lab, "Train with my advantage")
-    expect(train).to_be_enabled()
+    expect(button(lab, "Train with my advantage")).to_be_enabled()
     # It trains at the settings the reader left in the simulation lab's form.
-    page.locator('[data-lab="simulation"] [data-lab-field="updates"]').fill("60")
-    train.click()
-    expect(lab).to_have_attribute("data-lab-run", "trained", timeout=TRAIN)
+    result = train(page, lab, 60)
     expect(lab).to_have_attribute("data-lab-train", "match")
-    result = lab.locator("[data-lab-train-result]")
     expect(result).to_contain_text("The two runs match")
-    expect(result).to_contain_text("(60 updates, seed 0;")
+    expect(result).to_contain_text("(60 updates, seed 0; the lab's verifier and prior)")
+    expect(result).to_contain_text("Expected reward at the end:")
     problems = axe_violations(page, "the exercise after training", ["#lab-group-advantage"])
     assert not problems, report(problems)
 
@@ -120,6 +137,99 @@ def test_wrong_then_hint_then_right_then_train(page: Page) -> None:
     lab = open_exercise(page)
     expect(button(lab, "Train with my advantage")).to_be_enabled()
     expect(button(lab, "Show a hint (2 of 2)")).to_be_visible()
+
+
+HARD_CODED = (
+    "def group_advantage(returns):\n"
+    "    if returns == [1.0, 2.0, 3.0]:\n"
+    "        return [-1.0, 0.0, 1.0]\n"
+    "    if returns == [11.0, -30.0, 0.0, 5.0]:\n"
+    "        return [14.5, -26.5, 3.5, 8.5]\n"
+    "    return [0.0 for r in returns]\n"
+)
+LEAVE_ONE_OUT = (
+    "def group_advantage(returns):\n"
+    "    n = len(returns)\n"
+    "    m = sum(returns) / n\n"
+    "    return [(r - m) * n / (n - 1) for r in returns]\n"
+)
+
+
+def test_hard_coded_public_answers_fail_and_train_says_where_the_runs_part(page: Page) -> None:
+    lab = open_exercise(page)
+    write(lab, HARD_CODED)
+    button(lab, "Run the tests").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    random_test = lab.locator(".lab-exercise__hidden-results li").last
+    expect(random_test).to_have_attribute("data-lab-result", "incorrect")
+    expect(random_test).to_contain_text("it returned [0.0,")
+    expect(lab.locator("[data-lab-announcer]")).to_contain_text("Random test: Not yet. With seed")
+
+    # Leave-one-out passes no test of the mean; trained anyway (it passed once before,
+    # as the saved progress says), the report says where the runs part, and by how much.
+    write(lab, ADVANTAGE.solution)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    write(lab, LEAVE_ONE_OUT)
+    result = train(page, lab, 60)
+    expect(lab).to_have_attribute("data-lab-train", "differ")
+    expect(result).to_contain_text(
+        "Your advantages first differ from the built-in ones at update 1"
+    )
+    expect(result).to_contain_text("the largest gap is")
+    expect(result).to_contain_text("as the lab reports it:")
+
+
+def test_train_uses_the_verifier_and_prior_the_reader_edited(page: Page) -> None:
+    page.goto("simulation/")
+    code = page.locator('[data-lab="simulation"] [data-lab-code]')
+    version = code.get_attribute("data-lab-code-version")
+    original = code.locator("[data-lab-code-editor] pre code").text_content()
+    assert original and "return table[row][col]" in original
+    edited = original.replace("return table[row][col]", "return float(row == 2)")
+    key = "lab-code:/simulation/:simulation"
+    saved = json.dumps({"version": version, "code": edited})
+    page.evaluate("([key, saved]) => localStorage.setItem(key, saved)", [key, saved])
+    lab = open_exercise(page)
+    expect(code).to_have_attribute("data-lab-code-edited", "true")
+    write(lab, ADVANTAGE.solution)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    expect(train(page, lab, 20)).to_contain_text(
+        "(20 updates, seed 0; your edited verifier and prior)"
+    )
+
+
+def test_the_cross_mode_exercise_passes_its_solution_only(page: Page) -> None:
+    lab = open_exercise(page, "cross-advantage")
+    exercise = EXERCISES["cross-advantage"]
+    called = "cross_advantages(rewards)"
+    write(lab, exercise.wrong[0].code, called)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    write(lab, exercise.solution, called)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    expect(lab.locator("[data-lab-summary]")).to_contain_text(
+        f"All {len(exercise.tests) + 1} tests pass."
+    )
+
+
+def test_the_language_model_pages_exercise_passes_its_solution_only(page: Page) -> None:
+    lab = open_exercise(page, "token-step", "language-models/")
+    exercise = LM_EXERCISES["token-step"]
+    called = "token_step(logits, chosen, advantages, rate)"
+    write(lab, exercise.wrong[0].code, called)
+    button(lab, "Run the tests").click()
+    expect(lab).to_have_attribute("data-lab-run", "failed")
+    expect(verdict(lab, 1)).to_contain_text("Not yet. It should return")
+    write(lab, exercise.solution, called)
+    button(lab, "Check").click()
+    expect(lab).to_have_attribute("data-lab-run", "passed")
+    problems = axe_violations(page, "the language-model exercise", ["#lab-token-step"])
+    assert not problems, report(problems)
 
 
 def test_the_solution_asks_first_and_a_runaway_loop_is_stopped(page: Page) -> None:
