@@ -31,8 +31,8 @@ def test_the_mean_advantage_matches_the_built_in_run() -> None:
     lab = run_experiment({**PARAMS, "advantage": "mean"})
     assert result["builtin"]["final"] == lab["expected_reward"]["learned"]
     assert result["yours"]["final"] == pytest.approx(result["builtin"]["final"])
-    assert f"Expected reward at the end: {lab['expected_reward']['learned']:.2f}." in (
-        result["summary"]
+    assert (
+        f"Expected reward at the end: {lab['expected_reward']['learned']:.2f}." in result["summary"]
     )
     assert [p["update"] for p in result["yours"]["points"]][::4] == [1, 30]
     assert (result["first_group"], result["parted"]) == (None, None)
@@ -46,8 +46,9 @@ def test_another_advantage_trains_differently_and_the_page_says_where() -> None:
     assert (group["seed"], group["update"]) == (2, 1)
     m = max(group["returns"])
     assert group["yours"] == [r - m for r in group["returns"]]
-    assert "Your advantages first differ from the built-in ones at update 1 of seed 2" in (
-        result["summary"]
+    assert (
+        "Your advantages first differ from the built-in ones at update 1 of seed 2"
+        in result["summary"]
     )
     parted = result["parted"]
     assert parted["builtin"] != parted["yours"]
