@@ -36,18 +36,9 @@ from collections.abc import Mapping, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
 
+from lab.core import reader_code
 from lab.core.errors import LabError
 from lab.core.isolation import checkpoint
-from lab.core.reader_code import (
-    Printed,
-    UserCodeError,
-    Watch,
-    captured,
-    error_from,
-    execute,
-    inside,
-    load_function,
-)
 from lab.exercise.references import REFERENCES, Reference
 
 __all__ = [
@@ -127,16 +118,19 @@ def _expected(test: Mapping[str, Any], reference: Reference | None) -> Any:
     return reference_value(test["call"], reference)
 
 
-def _fresh(source: str, watch: Watch | None) -> dict[str, Any]:
+def _fresh(source: str, watch: reader_code.Watch | None) -> dict[str, Any]:
     """The reader's source run again in fresh globals; what it prints at the top level was
     kept on the first run, so it is not kept once per test."""
-    with redirect_stdout(Printed()), redirect_stderr(Printed()):
-        return execute(source, watch)
+    with redirect_stdout(reader_code.Printed()), redirect_stderr(reader_code.Printed()):
+        return reader_code.execute(source, watch)
 
 
 def _outcome(
-    source: str, calls: Sequence[tuple[str, Any]], watch: Watch | None, where: str | None = None
-) -> tuple[int, bool, Any, UserCodeError | None]:
+    source: str,
+    calls: Sequence[tuple[str, Any]],
+    watch: reader_code.Watch | None,
+    where: str | None = None,
+) -> tuple[int, bool, Any, reader_code.UserCodeError | None]:
     """Run ``calls`` in order in one fresh run of ``source``, until one fails.
 
     Returns (the index of the last call run, whether it passed, what it returned,
@@ -147,22 +141,22 @@ def _outcome(
     try:
         namespace = _fresh(source, watch)
         for index, (call, expected) in enumerate(calls):
-            with inside(watch):
+            with reader_code.inside(watch):
                 got = _value(call, namespace)
             if not same(expected, got):
                 return index, False, got, None
-    except UserCodeError as err:
+    except reader_code.UserCodeError as err:
         return index, False, None, err
     except Exception as err:
-        return index, False, None, error_from(err, where or f"in {call}")
+        return index, False, None, reader_code.error_from(err, where or f"in {call}")
     finally:
         restore()
     return index, True, got, None
 
 
-def _shown_got(got: Any, watch: Watch | None) -> str:
+def _shown_got(got: Any, watch: reader_code.Watch | None) -> str:
     # A repr of the reader's own object runs the reader's code: watched too.
-    with inside(watch):
+    with reader_code.inside(watch):
         try:
             return shown(got)
         except Exception:
@@ -170,7 +164,7 @@ def _shown_got(got: Any, watch: Watch | None) -> str:
 
 
 def _run_test(
-    source: str, test: Mapping[str, Any], expected: Any, watch: Watch | None
+    source: str, test: Mapping[str, Any], expected: Any, watch: reader_code.Watch | None
 ) -> dict[str, Any]:
     hidden = bool(test.get("hidden"))
     result: dict[str, Any] = {"n": test["n"], "hidden": hidden, "message": test["message"]}
@@ -215,7 +209,7 @@ def _run_property(
     reference: Reference,
     seed: int,
     cases: Sequence[tuple[str, Any]],
-    watch: Watch | None,
+    watch: reader_code.Watch | None,
 ) -> dict[str, Any]:
     """The reader's function on every random case, in one fresh run of its code; the first
     failure is reported."""
@@ -259,7 +253,7 @@ def check_exercise(
     source: str,
     *,
     public_only: bool = False,
-    watch: Watch | None = None,
+    watch: reader_code.Watch | None = None,
     seed: int | None = None,
 ) -> dict[str, Any]:
     """Run ``source`` and the exercise's tests (only the public ones with ``public_only``).
@@ -281,11 +275,11 @@ def check_exercise(
     if reference is not None and not public_only:
         seed = draw_seed() if seed is None else seed
         cases = property_cases(reference, seed)
-    printed = Printed()
+    printed = reader_code.Printed()
     try:
-        with captured(printed):
-            load_function(
-                execute(source, watch),
+        with reader_code.captured(printed):
+            reader_code.load_function(
+                reader_code.execute(source, watch),
                 name,
                 call,
                 "in every test",
@@ -299,7 +293,7 @@ def check_exercise(
             if cases:
                 assert reference is not None and seed is not None
                 results.append(_run_property(source, len(tests) + 1, reference, seed, cases, watch))
-    except UserCodeError as err:
+    except reader_code.UserCodeError as err:
         return {
             "error": err.to_json(),
             "passed": False,

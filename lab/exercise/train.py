@@ -27,18 +27,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lab.core import reader_code
 from lab.core.advantages import group_advantages
-from lab.core.reader_code import (
-    Printed,
-    UserCodeError,
-    Watch,
-    captured,
-    error_from,
-    execute,
-    finite,
-    inside,
-    load_function,
-)
 from lab.exercise.grade import shown, signature
 from lab.sim.experiment import METHOD_LABELS, Experiment
 from lab.sim.params import SimParams, validate_params
@@ -62,20 +52,20 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=MATCH_TOLERANCE, abs_tol=MATCH_TOLERANCE)
 
 
-def _readers_advantages(fn: Callable[..., Any], name: str, watch: Watch | None) -> Any:
+def _readers_advantages(fn: Callable[..., Any], name: str, watch: reader_code.Watch | None) -> Any:
     """The reader's ``fn(returns)`` as the simulation calls an advantage function."""
 
     def advantages(returns: Sequence[float], baseline: str) -> list[float]:
         given = list(returns)
-        with inside(watch):
+        with reader_code.inside(watch):
             try:
                 raw = fn(list(given))
             except Exception as err:
-                raise error_from(err, f"in {name}") from None
+                raise reader_code.error_from(err, f"in {name}") from None
             values = list(raw) if isinstance(raw, list | tuple) else None
-            numbers = [finite(v) for v in values] if values is not None else []
+            numbers = [reader_code.finite(v) for v in values] if values is not None else []
             if values is None or len(numbers) != len(given) or None in numbers:
-                raise UserCodeError(
+                raise reader_code.UserCodeError(
                     f"{name} must return one finite number per return; given {shown(given)} "
                     f"it returned {shown(raw)}."
                 )
@@ -193,7 +183,7 @@ def train_with_advantage(
     progress: ProgressFn | None = None,
     *,
     lab_code: str | None = None,
-    watch: Watch | None = None,
+    watch: reader_code.Watch | None = None,
 ) -> dict[str, Any]:
     """Run the simulation with the built-in advantage and with the reader's; compare.
 
@@ -212,10 +202,10 @@ def train_with_advantage(
     ends: list[tuple[float, float]] = []
     curves: tuple[list[float], list[float]] = ([], [])
     edited = lab_code is not None and lab_code != original_source()
-    printed = Printed()
-    with captured(printed):
-        namespace = execute(source, watch)
-        fn = load_function(namespace, name, call, "as the advantage", 1, "Train")
+    printed = reader_code.Printed()
+    with reader_code.captured(printed):
+        namespace = reader_code.execute(source, watch)
+        fn = reader_code.load_function(namespace, name, call, "as the advantage", 1, "Train")
         readers = _readers_advantages(fn, name, watch)
         functions: dict[str, Any] = {}
         if edited:
