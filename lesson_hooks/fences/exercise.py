@@ -426,11 +426,11 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
     prefix = f"lab-{exercise.id}"
     hidden = len(exercise.tests) - len(exercise.public)
     tests = join((_test_item(t) for t in exercise.public), "\n")
+    # Every exercise has a reference, so Check always adds the random test.
+    hidden_tests = f"{hidden} hidden test{'s' if hidden > 1 else ''} and " if hidden else ""
     hidden_line = (
-        f"{hidden} hidden test{'s' if hidden > 1 else ''} also grade{'s' if hidden == 1 else ''} "
-        "your function when you press Check."
-        if hidden
-        else "Check runs these tests."
+        f"Check runs these tests, {hidden_tests}a random test: calls on random inputs, "
+        "checked against the lab's own code."
     )
     called = signature(exercise.function, exercise.parameters)
     hints = join(

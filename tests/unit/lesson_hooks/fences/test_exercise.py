@@ -234,7 +234,7 @@ def test_the_markup_reads_without_javascript() -> None:
         in html
     )
     assert "group_advantage([4.0, 4.0])" not in html
-    assert "1 hidden test also grades your function" in html
+    assert "Check runs these tests, 1 hidden test and a random test" in html
     # Hints and solution are collapsed blocks; the buttons wait for the script.
     assert '<details class="lab-exercise__hints" data-lab-hints>' in html
     assert '<details class="lab-exercise__solution" data-lab-solution>' in html
