@@ -23,6 +23,12 @@
           return [r - mean for r in returns]
     remarks: The same value goes to every agent.
     uses: simulation
+    reference: group-advantage
+    wrong:
+      - code: |
+          def group_advantage(returns):
+              return [r - max(returns) for r in returns]
+        reason: the best return as the baseline
     ```
 
 The reader writes the function the ``starter`` defines (its first top-level
@@ -32,15 +38,21 @@ within 1e-9) and what a reader should learn from it (``message``); a
 ``hidden: true`` test grades without showing its call. ``hints`` are revealed
 one at a time; the ``solution`` and its ``remarks`` are offered after a failed
 Check or on request.
+``reference`` names the lab's own function for the exercise
+(:data:`lab.exercise.references.REFERENCES`): each test's ``expect`` must agree
+with it, a hidden test ships without its answer (the grader computes it), and
+Check adds a random test against it. ``wrong`` lists wrong solutions, each with
+its ``reason``: each must run and fail a test, or the build stops at it.
 ``uses`` names a simulation lab on the same page whose advantage a passing
 function can replace, at the settings in that lab's form
 (:mod:`lab.exercise.train`); the function then takes one argument, the
 group's returns.
 
 A mistake fails the build at its line (``docs/page.md:LINE:``), and so does a
-``solution`` that fails its own tests (graded here by the reader's grader,
-:func:`lab.exercise.grade.check_exercise`) or a ``starter`` that already
-passes them. The build writes each spec to ``assets/lab/exercises/<id>.json``
+``solution`` that fails its own tests or the random test (graded here by the
+reader's grader, :func:`lab.exercise.grade.check_exercise`, the random test
+drawn from :data:`BUILD_SEED`), or a ``starter`` or a wrong solution that passes.
+The build writes each spec to ``assets/lab/exercises/<id>.json``
 (:mod:`lesson_hooks.fences.graded`). Without JavaScript the prompt, the starter
 and the public tests read as text, and the hints and the solution sit in
 collapsed blocks; ``widgets/exercise.js`` makes it an editor with Check.
