@@ -118,6 +118,11 @@ def _points(curve: Sequence[float], extra: int | None = None) -> list[int]:
     return sorted(picks)
 
 
+def _means(ends: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The built-in and the reader's expected rewards at the end, each the mean over the seeds."""
+    return tuple(math.fsum(e[k] for e in ends) / len(ends) for k in (0, 1))  # type: ignore[return-value]
+
+
 def _seeds_text(p: SimParams) -> str:
     if p.seeds == 1:
         return f"seed {p.seed}"
@@ -134,8 +139,7 @@ def _summary(
 ) -> tuple[bool, str]:
     label = METHOD_LABELS[METHOD]
     setting = f"({p.updates} updates, {_seeds_text(p)}; {code})"
-    a = math.fsum(e[0] for e in ends) / len(ends)
-    b = math.fsum(e[1] for e in ends) / len(ends)
+    a, b = _means(ends)
     over = "" if len(ends) == 1 else f", the mean over {len(ends)} seeds"
     match = (
         compared.group is None and compared.parted is None and all(_close(x, y) for x, y in ends)
@@ -243,8 +247,7 @@ def train_with_advantage(
     parted = compared.parted
     extra = parted["update"] if parted is not None and parted["seed"] == checked.seed else None
     updates = _points(curves[0], extra)
-    a = math.fsum(e[0] for e in ends) / len(ends)
-    b = math.fsum(e[1] for e in ends) / len(ends)
+    a, b = _means(ends)
     return {
         "builtin": {
             "points": [{"update": u, "reward": round(curves[0][u - 1], 4)} for u in updates],
