@@ -38,7 +38,7 @@ def test_a_lab_error_keeps_its_fields(monkeypatch) -> None:
     }
 
 
-def test_an_unexpected_error_carries_a_traceback(monkeypatch) -> None:
+def test_an_unexpected_error_carries_a_traceback_and_says_it_is_unexpected(monkeypatch) -> None:
     def crash(args, progress):
         return 1 / 0
 
@@ -46,6 +46,7 @@ def test_an_unexpected_error_carries_a_traceback(monkeypatch) -> None:
     error = call("crash", {})["error"]
     assert error["kind"] == "ZeroDivisionError"
     assert "Traceback" in error["traceback"]
+    assert error["unexpected"] is True
 
 
 def test_a_stopped_call_answers_as_interrupted_without_a_traceback(monkeypatch) -> None:
