@@ -61,3 +61,10 @@ def test_browser_tests_share_one_boot_deadline_and_one_way_to_open_a_lab() -> No
     ]
     assert defined == [], f"import BOOT from tests/browser/support.py instead: {defined}"
     assert own.search(support.read_text(encoding="utf-8"))
+
+
+def test_the_fast_loop_runs_the_cpython_layer_on_every_core() -> None:
+    # ./dev check is CPU-bound: on two cores, one process leaves one idle.
+    task = (ROOT / "dev").read_text(encoding="utf-8").split("task_check() {")[1].split("\n}")[0]
+    assert "local where=(tests/unit -n auto)" in task
+    assert re.search(r"^pytest-xdist==", (ROOT / "requirements.lock").read_text(), re.MULTILINE)
