@@ -102,4 +102,8 @@ def test_every_call_the_page_makes_is_one_python_answers() -> None:
     }
     assert {name for _, name in called} >= {"run_simulation", "check_quiz", "experiment_outcome"}
     unknown = sorted((path, name) for path, name in called if name not in rpc.CALLS)
-    assert unknown == [], f"calls lab.rpc.CALLS does not answer: {unknown}"
+    assert unknown == [], (
+        f"calls lab.rpc.CALLS does not answer: {unknown}. A kind's calls reach it through "
+        "its Kind(..., calls=<package>_rpc.CALLS) in KINDS (lab/kinds.py): declare the kind "
+        "whose widget makes them, or remove the widget."
+    )
