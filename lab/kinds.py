@@ -142,4 +142,7 @@ def kind_named(name: str) -> Kind:
     for kind in KINDS:
         if kind.name == name:
             return kind
-    raise KeyError(f"no lab kind {name!r}; the kinds are {', '.join(k.name for k in KINDS)}")
+    raise KeyError(
+        f"no lab kind {name!r} in KINDS (lab/kinds.py), whose kinds are "
+        f"{', '.join(k.name for k in KINDS)}: declare it there, or remove what names it."
+    )

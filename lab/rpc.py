@@ -80,12 +80,15 @@ def dispatch(name: str, args_json: str, progress: Progress | None = None) -> str
         # there, measured in Chromium; the kind is the page's INTERRUPTED).
         return json.dumps({"error": {"kind": INTERRUPTED, "message": "Stopped."}})
     except Exception as err:
+        # A bug, not a refusal: the page shows the traceback under "Details" and
+        # logs it to the console (protocol.js, `unexpected`).
         return json.dumps(
             {
                 "error": {
                     "kind": type(err).__name__,
                     "message": str(err) or type(err).__name__,
                     "traceback": traceback.format_exc(),
+                    "unexpected": True,
                 }
             }
         )

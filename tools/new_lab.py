@@ -8,8 +8,10 @@ to be changed into the kind you want:
   stdlib only, run in the reader's worker and under CPython;
 - ``lesson_hooks/fences/<package>.py``: the block's reader and markup;
 - ``docs/assets/lab/widgets/<name>.js`` and ``<name>.css``: the widget and its style;
-- ``tests/unit/lab/<package>/test_model.py`` and
-  ``tests/unit/lesson_hooks/fences/test_<package>.py``: its tests;
+- ``tests/unit/lab/<package>/test_model.py``,
+  ``tests/unit/lesson_hooks/fences/test_<package>.py`` and
+  ``tests/browser/test_<package>.py``: its tests (the browser test opens the
+  page that holds a block of the kind, so it passes once one is on a page);
 
 and registers it: its ``Kind`` in ``lab/kinds.py`` (with the import of its
 calls) and its entry in ``mkdocs.yml``'s ``custom_fences``, the copy the build
@@ -30,6 +32,10 @@ from lab.core.rules import ID
 from lab.kinds import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The example block's id, in the fence's docstring and the browser test.
+EXAMPLE_ID = "first-flips"
+#: Where each kind's block is documented for the pages' writers.
+BLOCKS_DOC = "contributing/lab-blocks.md"
 
 __all__ = ["files_for", "main", "register", "scaffold"]
 
@@ -37,7 +43,14 @@ __all__ = ["files_for", "main", "register", "scaffold"]
 def _names(name: str) -> dict[str, str]:
     package = name.replace("-", "_")
     title = "".join(part.capitalize() for part in name.split("-"))
-    return {"name": name, "package": package, "Class": f"{title}Lab", "call": f"run_{package}"}
+    return {
+        "name": name,
+        "package": package,
+        "Class": f"{title}Lab",
+        "call": f"run_{package}",
+        # Its title in lab/kinds.py ("coin lab"), capitalized: its section in BLOCKS_DOC.
+        "title": f"{name.capitalize()} lab",
+    }
 
 
 def files_for(name: str) -> dict[str, str]:
@@ -190,6 +203,8 @@ export default class {cls} {{
     const button = root.querySelector("[data-lab-{name}-run]");
     const result = root.querySelector("[data-lab-{name}-result]");
     const flips = Number(root.dataset.lab{n["Class"].removesuffix("Lab")}Flips);
+    // What the page says without JavaScript gives way to the working lab.
+    root.querySelector("[data-lab-fallback]").hidden = true;
     button.hidden = false;
     button.addEventListener(
       "click",
@@ -199,7 +214,8 @@ export default class {cls} {{
           const {{ heads }} = await getRuntime().call("{call}", {{ flips, seed: 0 }});
           result.textContent = `${{heads}} heads in ${{flips}} flips.`;
         }} catch (err) {{
-          result.textContent = `Could not flip: ${{err.message}}`;
+          // A bug in Python: the status line shows its traceback under Details.
+          result.textContent = this.#status.failed(err) ?? `Could not flip: ${{err.message}}`;
         }} finally {{
           button.disabled = false;
         }}
@@ -248,7 +264,39 @@ def test_a_bad_number_of_flips_is_refused(flips: object) -> None:
 
 def test_the_page_reaches_it_through_the_rpc_layer() -> None:
     reply = json.loads(dispatch("{call}", json.dumps({{"flips": 10, "seed": 1}})))
-    assert reply == {{"result": count_heads(10, seed=1)}}
+    assert reply == {{"result": count_heads(10, seed=1)}}, (
+        "is the kind '{name}' declared in KINDS (lab/kinds.py), with calls={package}_rpc.CALLS?"
+    )
+''',
+        f"tests/browser/test_{package}.py": f'''"""The {name} lab in the browser: Flip asks Python and shows its count, by mouse and keyboard.
+
+It opens the page in ``docs/`` that holds the block ``id: {EXAMPLE_ID}`` (put one on
+a page first); any console or page error fails it (tests/browser/conftest.py).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from lab.{package} import count_heads
+from tests.browser.support import open_lab
+
+LAB_ID = "{EXAMPLE_ID}"
+
+
+def test_flip_shows_pythons_count_by_mouse_and_keyboard(page: Page) -> None:
+    lab = open_lab(page, "{name}", LAB_ID)
+    expect(lab.locator("[data-lab-fallback]")).to_be_hidden()
+    flips = int(lab.get_attribute("data-lab-{name}-flips") or 0)
+    heads = count_heads(flips, seed=0)["heads"]
+    result = lab.locator("[data-lab-{name}-result]")
+    flip = lab.get_by_role("button", name="Flip")
+    flip.focus()
+    page.keyboard.press("Enter")
+    expect(result).to_have_text(f"{{heads}} heads in {{flips}} flips.")
+    result.evaluate("(element) => {{ element.textContent = ''; }}")
+    flip.click()
+    expect(result).to_have_text(f"{{heads}} heads in {{flips}} flips.")
 ''',
         f"tests/unit/lesson_hooks/fences/test_{package}.py": f'''"""lesson_hooks.fences.{package}: the block read, located errors, and its markup."""
 
@@ -341,8 +389,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(f"  {path}" for path in written))
     print(
         f"\nThe {args.name} kind is declared and builds. Put a block on a page:\n\n"
-        f"    ```lab-{args.name}\n    id: first-flips\n    flips: 20\n    ```\n\n"
-        "then run ./dev check, and read contributing/adding-a-lab-kind.md for what to change."
+        f"    ```lab-{args.name}\n    id: {EXAMPLE_ID}\n    flips: 20\n    ```\n\n"
+        f"Document the block for the pages' writers in {BLOCKS_DOC}: a row `lab-{args.name}` "
+        f"in its table and a section '## {_names(args.name)['title']}'.\n"
+        "Then follow contributing/adding-a-lab-kind.md from its next step."
     )
     return 0
 

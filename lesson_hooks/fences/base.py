@@ -99,6 +99,68 @@ def compose_yaml(text: str) -> yaml.Node | None:
         return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
+# PyYAML's problems, in a writer's words: (the start of its message, what to do).
+_YAML_WORDS = (
+    (
+        "mapping values are not allowed",
+        "a colon and a space (`: `) where YAML expects none; put a value holding `: ` "
+        "in quotes, or line this key up with the keys above it.",
+    ),
+    (
+        "could not find expected ':'",
+        "this line is not `key: value` and does not go on from the line above; "
+        "add the key and a space after its colon, or indent it under its key.",
+    ),
+    ("found unexpected end of stream", "a quotation or bracket opened here is never closed."),
+    (
+        "expected the node content",
+        "the block ends inside a list or mapping opened with `[` or `{`; close it.",
+    ),
+    (
+        "found character",
+        "a value cannot start with this character; put the value in quotes.",
+    ),
+    ("expected ',' or ']'", "the list opened with `[` here is not closed with `]`."),
+    ("expected ',' or '}'", "the mapping opened with `{` here is not closed with `}`."),
+    (
+        "expected <block end>",
+        "this line does not line up with the lines beside it; indent it like the other keys "
+        "or list items at its level, and put a value that goes on after a quote in quotes whole.",
+    ),
+    ("found undefined alias", "a value starting with `*` is read as an alias; quote the value."),
+    (
+        "expected alphabetic or numeric character",
+        "a value starting with `*` or `&` is read as YAML's own; quote the value.",
+    ),
+)
+
+# Where PyYAML's context mark, not its problem mark, is the line to fix: the
+# problem is found only at the next token (often the next line), after the
+# key, quotation or bracket that opened it.
+_OPENED_AT_CONTEXT = ("simple key", "quoted scalar", "flow sequence", "flow mapping")
+
+
+def yaml_problem(err: yaml.MarkedYAMLError, text: str) -> tuple[int | None, str]:
+    """Where in a block's body ``text`` (0-based line) YAML failed, and what to do, in
+    plain words."""
+    context = err.context or ""
+    opened = err.context_mark is not None and any(c in context for c in _OPENED_AT_CONTEXT)
+    mark = err.context_mark if opened else (err.problem_mark or err.context_mark)
+    problem = err.problem or ""
+    words = next(
+        (words for start, words in _YAML_WORDS if problem.startswith(start)),
+        f"YAML cannot read this line ({problem}).",
+    )
+    if mark is None:
+        return None, words
+    # A problem found at the body's end (or a blank line) belongs to the last written line.
+    lines = text.split("\n")
+    line = min(mark.line, len(lines) - 1)
+    while line > 0 and not lines[line].strip():
+        line -= 1
+    return line, words
+
+
 def keys(names: Iterable[str]) -> str:
     """Names as a contributor writes them: `a`, `b`, `c`."""
     return ", ".join(f"`{name}`" for name in names)
@@ -132,9 +194,9 @@ class Reader:
         try:
             root = compose_yaml(self.fence.body)
         except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            line = self.fence.line + 1 + mark.line if mark else self.fence.line
-            raise self.fail(line, f"invalid YAML: {err.problem}.") from err
+            at, words = yaml_problem(err, self.fence.body)
+            line = self.fence.line + 1 + at if at is not None else self.fence.line
+            raise self.fail(line, f"invalid YAML: {words}") from err
         if root is None or (isinstance(root, yaml.ScalarNode) and root.tag == NULL_TAG):
             return None
         return root

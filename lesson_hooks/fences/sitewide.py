@@ -13,8 +13,10 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
   are told the page's blocks and where they stand, and afterwards every block
   must have become a lab: one Markdown read as something else (text, an
   indented code block) fails the build at its line rather than reaching
-  readers as code. The ids inside the labs' markup count as the page's
-  anchors, so links to a transcript's steps pass the strict build.
+  readers as code. No element id may appear twice on the page: a block
+  whose markup repeats an id fails at its line, naming the block (or the
+  element) that has it first. The ids inside the labs' markup count as the
+  page's anchors, so links to a transcript's steps pass the strict build.
 
 - before that (:func:`check_config`), ``mkdocs.yml``'s ``custom_fences`` must
   register each kind's formatter, in :data:`lab.kinds.KINDS`' order;
@@ -27,7 +29,7 @@ The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from html.parser import HTMLParser
 from importlib import import_module
 from typing import Any
@@ -174,29 +176,69 @@ def leave(page: MkDocsPage, html: str) -> None:
                 "like the text of its list item, admonition or tab; to show it as an example, "
                 "put it inside a ````markdown fence.",
             )
+    if done.markup:
+        check_element_ids(done, html)
     # MkDocs gathers a page's anchors from its Markdown's raw HTML, before any
     # custom fence has made its markup; without these, a link to a lab's step fails.
     if done.markup and page.present_anchor_ids is not None:
-        page.present_anchor_ids |= _ids("\n".join(done.markup.values()))
+        page.present_anchor_ids |= _ids("\n".join(done.markup.values())).anchors
+
+
+def check_element_ids(done: custom.Rendering, html: str) -> None:
+    """No element id twice on the rendered page ``html``: the block that repeats one fails
+    at its line, naming the block before it that has it, or the element outside the blocks.
+
+    Ids of different kinds can meet (an exercise's ``id: simulation`` and the
+    simulation lab's default both make ``lab-simulation``), and a heading's id
+    can equal a block's; the HTML checker would only find it in the built file.
+    """
+    first: dict[str, Fence] = {}
+    in_blocks: Counter[tuple[str, str]] = Counter()
+    for fence in done.fences:
+        found = _ids(done.markup[fence])
+        in_blocks.update(found.elements)
+        for element_id in dict.fromkeys(element_id for element_id, _ in found.elements):
+            other = first.setdefault(element_id, fence)
+            if other is not fence:
+                raise fence.error(
+                    fence.line,
+                    f"the element id {element_id!r} is already used on this page by the "
+                    f"```{other.name} block at line {other.line}; give this block another `id`.",
+                )
+    outside = _ids(html).elements - in_blocks
+    for element_id, tag in outside:
+        fence = first.get(element_id)
+        if fence is not None:
+            raise fence.error(
+                fence.line,
+                f"the element id {element_id!r} of this ```{fence.name} block is also the id "
+                f"of a <{tag}> on this page (a heading's id comes from its words); give this "
+                "block another `id`, or the element another id.",
+            )
 
 
 class _Ids(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
-        self.ids: set[str] = set()
+        #: What a link's ``#anchor`` can name: ids, and the names of ``<a>``.
+        self.anchors: set[str] = set()
+        #: How many elements carry each id, by id and tag.
+        self.elements: Counter[tuple[str, str]] = Counter()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
             if value and (name == "id" or (name == "name" and tag == "a")):
-                self.ids.add(value)
+                self.anchors.add(value)
+            if value and name == "id":
+                self.elements[value, tag] += 1
 
 
-def _ids(html: str) -> set[str]:
-    """The ids an HTML fragment defines (what a link's ``#anchor`` can name)."""
+def _ids(html: str) -> _Ids:
+    """The ids an HTML fragment defines."""
     parser = _Ids()
     parser.feed(html)
     parser.close()
-    return parser.ids
+    return parser
 
 
 def stylesheets(kinds: list[str], page_url: str) -> list[str]:

@@ -18,6 +18,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 
 from lab.sim.render import render_summary
+from lesson_hooks.fences.scan import find_lab_fences
+from lesson_hooks.fences.sitewide import FENCES
 from tests.browser.conftest import PageErrors
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 
@@ -68,6 +70,36 @@ def site_pages(site: BuiltSite) -> list[str]:
     missing = sorted(set(listed) - set(pages))
     assert not missing, f"pages in the sitemap but not in the built site: {missing}"
     return pages
+
+
+def lab_page(kind: str, lab_id: str) -> str:
+    """The address, from the site's root, of the page in ``docs/`` holding the
+    ```` ```lab-<kind> ```` block whose id is ``lab_id``; fails saying where to put one."""
+    name = f"lab-{kind}"
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        source = path.relative_to(ROOT).as_posix()
+        markdown = path.read_text(encoding="utf-8")
+        if f"```{name}" not in markdown:
+            continue
+        for fence in find_lab_fences(markdown, source):
+            if fence.name == name and FENCES[name].read(fence).id == lab_id:
+                page = path.relative_to(ROOT / "docs").with_suffix("")
+                folder = page.parent if page.name == "index" else page
+                return f"{folder.as_posix()}/".removeprefix("./") or "./"
+    pytest.fail(
+        f"no page in docs/ holds a ```{name} block with `id: {lab_id}`: put one on a page "
+        "(contributing/adding-a-lab-kind.md says where), then run this test again."
+    )
+
+
+def open_lab(page: Page, kind: str, lab_id: str) -> Locator:
+    """Open the page holding the ``kind`` lab ``lab_id``, bring the lab into view (which
+    starts Python), and wait until its Python is ready; the lab's root element."""
+    page.goto(lab_page(kind, lab_id))
+    lab = page.locator(f'[data-lab="{kind}"][data-lab-id="{lab_id}"]')
+    lab.scroll_into_view_if_needed()
+    expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+    return lab
 
 
 def open_all_details(page: Page) -> None:

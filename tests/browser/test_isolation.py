@@ -16,11 +16,10 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request,
 
 from lab import original_source
 from tests.browser.conftest import PageErrors
-from tests.browser.support import WATCH, lab_log, open_code, site_pages
+from tests.browser.support import BOOT, WATCH, lab_log, open_code, site_pages
 from tests.conftest import BuiltSite
 from tools.bench import RUNAWAY_CODE, STOPS_IN_A_ROW, STOPS_IN_A_TEST
 
-BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 RUN = 90_000  # ms: a default run, with the machine busy
 SIMULATION = '[data-lab="simulation"]'
 ORIGINAL = original_source()

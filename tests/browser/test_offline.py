@@ -7,7 +7,7 @@ import functools
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
@@ -127,32 +127,24 @@ def serve_build(tmp: Path, prefix: str, **env: str) -> Iterator[ServedSite]:
     server.server_close()
 
 
-@pytest.fixture(scope="module")
-def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
-    yield from serve_build(tmp_path_factory.mktemp("hosted"), "/")
+def _served(name: str, prefix: str, **env: str) -> Callable[..., Iterator[ServedSite]]:
+    """A module's fixture: the site built into a folder ``name`` and served under ``prefix``."""
+
+    @pytest.fixture(scope="module", name=name.replace("-", "_"))
+    def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
+        yield from serve_build(tmp_path_factory.mktemp(name), prefix, **env)
+
+    return served
 
 
-@pytest.fixture(scope="module")
-def sub_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
-    yield from serve_build(tmp_path_factory.mktemp("sub-path"), "/lesson/")
-
-
-@pytest.fixture(scope="module")
-def redeployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
-    """A site the test deploys a new version of, in place."""
-    yield from serve_build(tmp_path_factory.mktemp("redeployed"), "/")
-
-
-@pytest.fixture(scope="module")
-def small_disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
-    """A site read on a small disk (its tests set the quota; the last goes offline)."""
-    yield from serve_build(tmp_path_factory.mktemp("small-disk"), "/")
-
-
-@pytest.fixture(scope="module")
-def copy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedSite]:
-    """The downloadable copy (``./dev zip``), also served from its folder."""
-    yield from serve_build(tmp_path_factory.mktemp("copy"), "/", OFFLINE="true")
+hosted = _served("hosted", "/")
+sub_path = _served("sub-path", "/lesson/")
+# A site the test deploys a new version of, in place.
+redeployed = _served("redeployed", "/")
+# A site read on a small disk (its tests set the quota; the last goes offline).
+small_disk = _served("small-disk", "/")
+# The downloadable copy (./dev zip), also served from its folder.
+copy = _served("copy", "/", OFFLINE="true")
 
 
 @pytest.fixture(scope="session")

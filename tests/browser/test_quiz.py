@@ -12,9 +12,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from lab import check_quiz
 from lesson_hooks.fences.quiz import parse_page
 from tests.browser.conftest import PageErrors
+from tests.browser.support import BOOT
 from tests.conftest import ROOT, BuiltSite
 
-BOOT = 60_000  # ms: first start of Pyodide on a slow CI machine
 (QUIZ,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
 SPEC: dict[str, Any] = QUIZ.spec
 QUESTIONS = SPEC["questions"]

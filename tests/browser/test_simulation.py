@@ -13,6 +13,7 @@ from lab import ParamError, param_spec, run_experiment, validate_params
 from lab.core.params import field_hint, field_used
 from lab.sim.render import describe_params, format_number, format_percent, format_reward
 from tests.browser.support import (
+    BOOT,
     CLIPPED,
     PHONE,
     PHONE_390,
@@ -24,7 +25,6 @@ from tests.browser.support import (
 )
 from tests.conftest import BuiltSite
 
-BOOT = 60_000  # ms: first start of Pyodide on a slow, shared machine
 RUN = 90_000  # ms: a default run, with the machine busy
 POINTS = re.compile(r"^[1-9]\d*$")
 

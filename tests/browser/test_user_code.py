@@ -14,6 +14,7 @@ from lab import original_source, run_experiment, run_with_code
 from lab.sim.render import format_reward
 from lab.sim.user_code import MAX_OUTPUT, code_version
 from tests.browser.support import (
+    BOOT,
     CLIPPED,
     CODE_SECTION,
     CODE_SUMMARY,
@@ -26,7 +27,6 @@ from tests.browser.support import (
 )
 from tests.conftest import ROOT
 
-BOOT = 60_000  # ms: a first start of Pyodide on a busy 2-core machine
 RUN = 90_000  # ms: a default run, with the machine busy
 LIMIT = 5_000  # ms: the default time limit on the reader's code
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

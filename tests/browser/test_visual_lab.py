@@ -15,10 +15,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from lab import check_visual_lab
 from lesson_hooks.fences.visual_lab import parse_page
 from tests.browser.conftest import PageErrors
-from tests.browser.support import finger_drag
+from tests.browser.support import BOOT, finger_drag
 from tests.conftest import ROOT, BuiltSite
 
-BOOT = 60_000  # ms: first start of Pyodide on a slow CI machine
 (VISUAL_LAB,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
 SPEC: dict[str, Any] = VISUAL_LAB.spec
 CONCEPTS: list[str] = SPEC["concepts"]

@@ -47,6 +47,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (copy / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
     made = _run(copy, "-m", "tools.new_lab", "coin")
     assert made.returncode == 0, made.stderr
+    # It names the page that documents the block for writers, and where to go on.
+    assert "contributing/lab-blocks.md: a row `lab-coin` in its table" in made.stdout
+    assert "'## Coin lab'" in made.stdout
     return copy
 
 
@@ -59,6 +62,7 @@ def test_the_scaffold_writes_the_kind_and_one_declaration(project: Path) -> None
         "docs/assets/lab/widgets/coin.css",
         "tests/unit/lab/coin/test_model.py",
         "tests/unit/lesson_hooks/fences/test_coin.py",
+        "tests/browser/test_coin.py",
     ):
         assert (project / path).is_file(), path
     kinds = (project / "lab" / "kinds.py").read_text(encoding="utf-8")

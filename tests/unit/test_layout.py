@@ -89,7 +89,13 @@ def test_mkdocs_yml_registers_one_custom_fence_per_lab_kind() -> None:
         if isinstance(entry, dict) and "pymdownx.superfences" in entry
     ]
     registered = superfences["custom_fences"]
-    assert [entry["name"] for entry in registered] == [f"lab-{kind.name}" for kind in KINDS]
+    names = [entry["name"] for entry in registered]
+    wanted = [kind.fence_name for kind in KINDS]
+    assert names == wanted, (
+        f"mkdocs.yml's custom_fences name {names}, but lab/kinds.py declares {wanted}, in "
+        "that order: an entry of an undeclared kind goes (or its kind is declared again); a "
+        "declared kind's entry is added (./dev build prints it)."
+    )
     for entry in registered:
         module, _, name = entry["format"].rpartition(".")
         assert entry["class"] == entry["name"]

@@ -47,3 +47,24 @@ def test_every_folder_of_tests_is_one_layer_with_a_registered_marker(
 def test_this_test_has_its_layers_marker_and_no_other(request: pytest.FixtureRequest) -> None:
     marked = {marker.name for marker in request.node.iter_markers()} & set(LAYERS)
     assert marked == {"unit"}
+
+
+def test_browser_tests_share_one_boot_deadline_and_one_way_to_open_a_lab() -> None:
+    # tests/browser/support.py's BOOT and open_lab: one deadline for Python's first start,
+    # so a slower machine is answered in one place (engines count in seconds: BOOT_SECONDS).
+    own = re.compile(r"^BOOT\s*=", re.MULTILINE)
+    support = ROOT / "tests" / "browser" / "support.py"
+    defined = [
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests" / "browser").rglob("*.py")
+        if path != support and own.search(path.read_text(encoding="utf-8"))
+    ]
+    assert defined == [], f"import BOOT from tests/browser/support.py instead: {defined}"
+    assert own.search(support.read_text(encoding="utf-8"))
+
+
+def test_the_fast_loop_runs_the_cpython_layer_on_every_core() -> None:
+    # ./dev check is CPU-bound: on two cores, one process leaves one idle.
+    task = (ROOT / "dev").read_text(encoding="utf-8").split("task_check() {")[1].split("\n}")[0]
+    assert "local where=(tests/unit -n auto)" in task
+    assert re.search(r"^pytest-xdist==", (ROOT / "requirements.lock").read_text(), re.MULTILINE)

@@ -83,7 +83,7 @@ class Runtime {
     await this.start();
     const worker = this.#worker;
     try {
-      return await this.#request({ type: Request.CALL, name, args }, onProgress);
+      return await this.#request({ type: Request.CALL, name, args }, onProgress, [], name);
     } catch (err) {
       // Python crashed: that worker can run nothing more, so replace it as Stop does.
       if (err?.kind === FATAL && this.#worker === worker) {
@@ -233,10 +233,10 @@ class Runtime {
     this.#setStatus(State.READY, readyMessage);
   }
 
-  #request(message, onProgress, transfer = []) {
+  #request(message, onProgress, transfer = [], name = message.type) {
     const id = this.#nextId++;
     // `stopped`: the reason, once Stop interrupted the call; `settled`: its end.
-    const call = { onProgress, stopped: null };
+    const call = { name, onProgress, stopped: null };
     const reply = new Promise((resolve, reject) => {
       Object.assign(call, { resolve, reject });
     });
@@ -265,6 +265,12 @@ class Runtime {
     if (error?.kind === INTERRUPTED && pending.stopped) {
       pending.reject(new StoppedError(pending.stopped, { restarted: false }));
     } else if (error) {
+      // A bug in the lab's Python: its traceback goes to the console, where the
+      // browser tests' error guards (and a contributor's devtools) see it.
+      if (error.unexpected)
+        console.error(
+          `Python failed in ${pending.name}: ${error.kind}: ${error.message}\n${error.traceback ?? ""}`,
+        );
       pending.reject(new LabError(error));
     } else {
       pending.resolve(result);

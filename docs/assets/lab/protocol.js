@@ -11,10 +11,12 @@
 //                  booting {step, received?, total?} (bytes of the runtime's downloads)
 //                  {id, result}                   success (plain JSON made by Python);
 //                  a boot answers {ready: true, from: "snapshot" | "boot", wasm, memory}
-//                  {id, error: {message, kind, traceback?, fields?, cells?, line?}}
-//                  (fields: {field: reason} of refused settings, cells: a refused
-//                  table's cells, [[row, column], ...]; line: where the reader's own
-//                  code failed, 1-based; kind FATAL: Python itself crashed, and this
+//                  {id, error: {message, kind, traceback?, fields?, cells?, line?,
+//                  unexpected?}} (fields: {field: reason} of refused settings, cells:
+//                  a refused table's cells, [[row, column], ...]; line: where the
+//                  reader's own code failed, 1-based; unexpected: true for an error
+//                  the lab did not raise on purpose, a bug, with its traceback;
+//                  kind FATAL: Python itself crashed, and this
 //                  worker can run nothing more; kind INTERRUPTED: the page wrote
 //                  SIGINT to the interrupt buffer, and Python, still warm, stopped)
 
@@ -61,7 +63,7 @@ export function errorReply(id, err) {
 
 /** The Error a caller receives for an {error} reply. */
 export class LabError extends Error {
-  constructor({ message, kind, traceback, fields, cells, line }) {
+  constructor({ message, kind, traceback, fields, cells, line, unexpected = false }) {
     super(message);
     this.name = "LabError";
     this.kind = kind;
@@ -69,5 +71,6 @@ export class LabError extends Error {
     this.fields = fields;
     this.cells = cells;
     this.line = line;
+    this.unexpected = unexpected;
   }
 }

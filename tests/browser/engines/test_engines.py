@@ -20,7 +20,7 @@ from tests.browser.support import CODE_SECTION, CODE_SUMMARY, site_pages
 from tests.conftest import ROOT, BuiltSite
 from tools.static_server import StaticServer
 
-BOOT = 180  # s: Pyodide's first start; WebKitGTK on a loaded 2-core machine is slow
+BOOT_SECONDS = 180  # s: Pyodide's first start; WebKitGTK on a loaded 2-core machine is slow
 RUN = 180  # s: a default simulation run on a busy machine
 MAPPING = '[data-lab="visual-lab"]'
 SIMULATION = '[data-lab="simulation"]'
@@ -85,7 +85,7 @@ def expect_placed(engine: Engine, placed: dict[int, str]) -> None:
 
 
 def expect_all_correct(engine: Engine) -> None:
-    engine.text_is(f"{MAPPING} [data-lab-summary]", "5 of 5 correct.", timeout=BOOT)
+    engine.text_is(f"{MAPPING} [data-lab-summary]", "5 of 5 correct.", timeout=BOOT_SECONDS)
     for n, part in PARTS.items():
         engine.text_is(
             f"{MAPPING} [data-lab-part='{n}'] .lab-feedback", f"Correct. {part['explanation']}"
@@ -109,7 +109,7 @@ def key_to(engine: Engine, selector: str, key: str, limit: int = 20) -> None:
 
 def open_simulation(engine: Engine, origin: StaticServer) -> None:
     engine.goto(origin.url + "simulation/")
-    lab_ready(engine, SIMULATION, timeout=BOOT)
+    lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
     # The code is collapsed until the reader opens it (saved edits open it themselves).
     code = f"{SIMULATION} {CODE_SECTION}"
     if engine.attribute(code, "open") is None:
@@ -117,7 +117,7 @@ def open_simulation(engine: Engine, origin: StaticServer) -> None:
         engine.focus(f"{code} > summary", CODE_SUMMARY)
         engine.press("Enter")
     editor = f"{SIMULATION} [data-lab-code-editor]"
-    engine.attribute_is(editor, "data-lab-editor", "ready", timeout=BOOT)
+    engine.attribute_is(editor, "data-lab-editor", "ready", timeout=BOOT_SECONDS)
 
 
 def sim_button(engine: Engine, name: str) -> None:
@@ -169,7 +169,7 @@ def test_the_mapping_lab_by_click_keyboard_and_drag_and_after_a_reload(
 ) -> None:
     engine.goto(origin.url + "lesson/")
     engine.attribute_is(MAPPING, "data-lab-state", "idle", timeout=30)  # not before it is needed
-    lab_ready(engine, MAPPING, timeout=BOOT)
+    lab_ready(engine, MAPPING, timeout=BOOT_SECONDS)
     engine.text_is(f"{MAPPING} [data-lab-status]", "Python is ready.")
 
     # By click: a wrong answer shows its feedback.
@@ -179,7 +179,7 @@ def test_the_mapping_lab_by_click_keyboard_and_drag_and_after_a_reload(
     engine.text_is(
         f"{MAPPING} [data-lab-part='2'] .lab-feedback",
         f"Incorrect. {PARTS[2]['feedback']['Action']}",
-        timeout=BOOT,
+        timeout=BOOT_SECONDS,
     )
     assert engine.attribute(zone(2), "data-lab-result") == "incorrect"
     for n, concept in ANSWER.items():  # the right chip onto part 2 sends Action back
@@ -260,7 +260,7 @@ def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
     run(engine, "stopped")  # past the 2 s limit
     engine.text_contains(f"{SIMULATION} [data-lab-summary]", "your code ran too long.")
     engine.text_contains(f"{SIMULATION} [data-lab-summary]", "Python was restarted.")
-    lab_ready(engine, SIMULATION, timeout=BOOT)
+    lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
 
     engine.call(SELECT, limit, "30")
     sim_button(engine, "Run")
@@ -268,7 +268,7 @@ def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
     sim_button(engine, "Stop")
     engine.attribute_is(SIMULATION, "data-lab-run", "stopped", timeout=10)
     engine.text_contains(f"{SIMULATION} [data-lab-summary]", "Python was restarted.")
-    lab_ready(engine, SIMULATION, timeout=BOOT)
+    lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
 
     sim_button(engine, "Reset the code")
     run(engine)
@@ -292,7 +292,7 @@ def test_a_guided_experiments_outcome_is_in_view_when_its_run_ends(
     """Issue 39: WebKit keeps no reader's place (no scroll anchoring) while the lab's
     results appear above the card; the card keeps its own, and shows its outcome."""
     engine.goto(origin.url + "simulation/")
-    lab_ready(engine, SIMULATION, timeout=BOOT)
+    lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
     engine.call("(s) => document.querySelector(s).scrollIntoView()", CARD)
     engine.attribute_is(CARD, "data-lab-enhanced", "", timeout=30)
     engine.click(f"{CARD} input[type=radio]")
@@ -332,7 +332,7 @@ def stop_a_runaway_loop(engine: Engine, *, restarts: bool) -> None:
     said = "Stopped after 2 s: your code ran too long."
     if restarts:
         engine.text_is(f"{SIMULATION} [data-lab-summary]", f"{said} Python was restarted.")
-        lab_ready(engine, SIMULATION, timeout=BOOT)
+        lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
     else:
         engine.text_is(f"{SIMULATION} [data-lab-summary]", said)
         engine.text_is(f"{SIMULATION} [data-lab-status]", "Python is ready.")
@@ -344,7 +344,7 @@ def test_the_time_limit_before_and_after_the_service_worker_isolates_the_page(
 ) -> None:
     # A first visit: the service worker takes the page, which stays not isolated.
     open_simulation(engine, origin)
-    engine.wait_for(CONTROLLED, timeout=BOOT, what="the service worker to control the page")
+    engine.wait_for(CONTROLLED, timeout=BOOT_SECONDS, what="the service worker to control the page")
     assert engine.call("() => crossOriginIsolated") is False
     stop_a_runaway_loop(engine, restarts=True)
 
@@ -373,9 +373,9 @@ def test_the_service_worker_serves_a_revisit_offline(
 ) -> None:
     note = "[data-offline-status]"
     engine.goto(origin.url + "lesson/")
-    engine.text_is(note, "Pages available offline", timeout=BOOT)
-    lab_ready(engine, MAPPING, timeout=BOOT)
-    engine.text_is(note, "Available offline", timeout=BOOT)
+    engine.text_is(note, "Pages available offline", timeout=BOOT_SECONDS)
+    lab_ready(engine, MAPPING, timeout=BOOT_SECONDS)
+    engine.text_is(note, "Available offline", timeout=BOOT_SECONDS)
 
     origin.network_off.set()
     # Network-first pages try the network before their saved copy; engines log that failure.
@@ -413,7 +413,7 @@ LANGUAGE_MODELS = '[data-lab="language-models"]'
 
 def test_the_language_models_step_and_train(engine: Engine, origin: StaticServer) -> None:
     engine.goto(origin.url + "language-models/")
-    lab_ready(engine, LANGUAGE_MODELS, timeout=BOOT)
+    lab_ready(engine, LANGUAGE_MODELS, timeout=BOOT_SECONDS)
     engine.click(f"{LANGUAGE_MODELS} button", "Step")
     engine.attribute_is(LANGUAGE_MODELS, "data-lab-run", "stepped", timeout=RUN)
     assert engine.text(f"{LANGUAGE_MODELS} [data-lab-step]"), where(engine)
@@ -439,9 +439,9 @@ def test_a_reader_fails_takes_a_hint_passes_and_trains_with_the_exercise(
     engine: Engine, origin: StaticServer
 ) -> None:
     engine.goto(origin.url + "simulation/")
-    lab_ready(engine, EXERCISE, timeout=BOOT)
+    lab_ready(engine, EXERCISE, timeout=BOOT_SECONDS)
     engine.attribute_is(
-        f"{EXERCISE} [data-lab-code-editor]", "data-lab-editor", "ready", timeout=BOOT
+        f"{EXERCISE} [data-lab-code-editor]", "data-lab-editor", "ready", timeout=BOOT_SECONDS
     )
     # A wrong answer, typed on the starter's empty last line (a later def replaces the first).
     engine.click(f"{EXERCISE} .cm-content")
@@ -480,7 +480,7 @@ def test_a_link_made_in_one_tab_reopens_its_settings_in_a_fresh_one(
     request: pytest.FixtureRequest, engine: Engine, engine_name: str, origin: StaticServer
 ) -> None:
     engine.goto(origin.url + "simulation/")
-    lab_ready(engine, SIMULATION, timeout=BOOT)
+    lab_ready(engine, SIMULATION, timeout=BOOT_SECONDS)
     engine.call(SELECT, f'{SIMULATION} [data-lab-field="table"]', "penalty")
     for name in ("penalty_k", "seeds"):
         engine.call(FILL, f'{SIMULATION} [data-lab-field="{name}"]', SHARE_SETTINGS[name])
@@ -491,7 +491,7 @@ def test_a_link_made_in_one_tab_reopens_its_settings_in_a_fresh_one(
     engine.wait_for(
         "(s) => ['copied', 'shown'].includes(document.querySelector(s).dataset.labLink)",
         SIMULATION,
-        timeout=BOOT,
+        timeout=BOOT_SECONDS,
         what=lambda: f"the link to be made ({engine.text(SIMULATION + ' [data-lab-share]')!r})",
     )
     link = engine.call(f"() => document.querySelector('{SIMULATION} [data-lab-link]').value")
@@ -500,7 +500,7 @@ def test_a_link_made_in_one_tab_reopens_its_settings_in_a_fresh_one(
     fresh = request.getfixturevalue(f"{engine_name}_browser").tab()
     try:
         fresh.goto(link)
-        fresh.attribute_is(SIMULATION, "data-lab-link", "applied", timeout=BOOT)
+        fresh.attribute_is(SIMULATION, "data-lab-link", "applied", timeout=BOOT_SECONDS)
         fresh.wait_for(
             "(s, settings) => Object.entries(settings).every(([name, value]) =>"
             ' document.querySelector(`${s} [data-lab-field="${name}"]`).value === value)',

@@ -38,7 +38,7 @@ def test_a_lab_error_keeps_its_fields(monkeypatch) -> None:
     }
 
 
-def test_an_unexpected_error_carries_a_traceback(monkeypatch) -> None:
+def test_an_unexpected_error_carries_a_traceback_and_says_it_is_unexpected(monkeypatch) -> None:
     def crash(args, progress):
         return 1 / 0
 
@@ -46,6 +46,7 @@ def test_an_unexpected_error_carries_a_traceback(monkeypatch) -> None:
     error = call("crash", {})["error"]
     assert error["kind"] == "ZeroDivisionError"
     assert "Traceback" in error["traceback"]
+    assert error["unexpected"] is True
 
 
 def test_a_stopped_call_answers_as_interrupted_without_a_traceback(monkeypatch) -> None:
@@ -101,4 +102,8 @@ def test_every_call_the_page_makes_is_one_python_answers() -> None:
     }
     assert {name for _, name in called} >= {"run_simulation", "check_quiz", "experiment_outcome"}
     unknown = sorted((path, name) for path, name in called if name not in rpc.CALLS)
-    assert unknown == [], f"calls lab.rpc.CALLS does not answer: {unknown}"
+    assert unknown == [], (
+        f"calls lab.rpc.CALLS does not answer: {unknown}. A kind's calls reach it through "
+        "its Kind(..., calls=<package>_rpc.CALLS) in KINDS (lab/kinds.py): declare the kind "
+        "whose widget makes them, or remove the widget."
+    )

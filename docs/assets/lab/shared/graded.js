@@ -158,9 +158,9 @@ export class GradedLab {
 
   ended() {}
 
-  /** The check could not be made: say why. */
+  /** The check could not be made: say why (a bug in Python, on the status line too). */
   failed(err) {
-    this.say(`Could not check your answers: ${err.message}`);
+    this.say(this.#status?.failed(err) ?? `Could not check your answers: ${err.message}`);
   }
 
   /** `message` in the summary line, and announced. */

@@ -415,7 +415,8 @@ export class RunLab {
     this.say(`${err.message}${restartedText(err)}`);
   }
 
+  /** The run failed: say why (a bug in Python, on the status line too). */
   failed(err) {
-    this.say(`The run failed: ${err?.message ?? err}`);
+    this.say(this.#status?.failed(err) ?? `The run failed: ${err?.message ?? err}`);
   }
 }

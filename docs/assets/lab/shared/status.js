@@ -144,10 +144,50 @@ function makeStartButtons(line, runtime) {
 }
 
 /**
+ * A failure of the lab's Python (a bug, not a refusal) after the status line:
+ * a "Details" disclosure holding Python's traceback, shown until Python restarts.
+ */
+function makeFailureDetails(line) {
+  const details = document.createElement("details");
+  details.className = "lab-status__details";
+  details.dataset.labFailure = "";
+  details.hidden = true;
+  const summary = document.createElement("summary");
+  summary.textContent = "Details";
+  const traceback = document.createElement("pre");
+  details.append(summary, traceback);
+  line.after(details);
+  return {
+    show(err) {
+      traceback.textContent = err.traceback || `${err.kind}: ${err.message}`;
+      details.open = false;
+      details.hidden = false;
+    },
+    hide() {
+      details.hidden = true;
+    },
+    remove() {
+      details.remove();
+    },
+  };
+}
+
+/** What a lab says in its own words when its Python failed unexpectedly. */
+export function unexpectedText(err) {
+  return `Python failed unexpectedly (${err.kind}: ${err.message}). This is a bug in the lab; the details are under the status line.`;
+}
+
+/**
  * Keep `root`'s status line and `data-lab-state` in step with the runtime, and
  * start the runtime once the reader is reading or when `root` nears the
  * viewport or is first touched, unless the reader (or their browser) asks to
  * save data: then the line offers a button instead.
+ *
+ * The returned `failed(err)` reports a call's unexpected error (a LabError
+ * with `unexpected`) on this lab's line until Python restarts: the line says
+ * so, `data-lab-state` is "error", Retry restarts Python and "Details" shows
+ * the traceback; it returns the words the lab says (`unexpectedText`), or
+ * null for any other error, which the lab words itself.
  */
 export function mountLabStatus(root) {
   const runtime = getRuntime();
@@ -156,6 +196,7 @@ export function mountLabStatus(root) {
   const retry = statusButton(line, "retry", "Retry", () => runtime.retry());
   const progress = makeProgressBar(line);
   const buttons = makeStartButtons(line, runtime);
+  const details = makeFailureDetails(line);
   // Read when it fires: the reader may have chosen meanwhile, on this lab or another.
   const start = () => {
     if (savingData()) buttons.explain();
@@ -167,6 +208,7 @@ export function mountLabStatus(root) {
     root.dataset.labState = state;
     line.textContent = message;
     retry.hidden = state !== State.ERROR;
+    details.hide();
     buttons.show(status);
     progress.update(state === State.LOADING ? download : null);
   });
@@ -181,6 +223,14 @@ export function mountLabStatus(root) {
   const stopReading = whenReading(start);
 
   return {
+    failed(err) {
+      if (!err?.unexpected) return null;
+      root.dataset.labState = State.ERROR;
+      line.textContent = "Python failed in this lab. Retry restarts Python.";
+      retry.hidden = false;
+      details.show(err);
+      return unexpectedText(err);
+    },
     dispose() {
       stopWaiting();
       stopReading();
@@ -188,6 +238,7 @@ export function mountLabStatus(root) {
       retry.remove();
       progress.remove();
       buttons.remove();
+      details.remove();
     },
   };
 }

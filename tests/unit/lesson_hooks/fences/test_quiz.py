@@ -90,7 +90,7 @@ ERRORS = {
     ),
     "invalid yaml": (
         VALID.replace("prompt: Try it.", f"prompt: Try: it: now  {MARK}"),
-        "invalid YAML: mapping values are not allowed here.",
+        "invalid YAML: a colon and a space (`: `) where YAML expects none; ",
     ),
     "empty": ("", "the quiz is empty."),
 }

@@ -84,6 +84,30 @@ def test_the_ids_inside_the_labs_become_the_pages_anchors() -> None:
     assert {"lab-q", "lab-q-q1-hint"} <= page.present_anchor_ids
 
 
+def test_an_element_id_of_two_kinds_fails_at_the_second_block_naming_the_first() -> None:
+    # A quiz `q` and a language-model lab `q` both make the element id `lab-q`.
+    markdown = f"# Page\n\n{quiz()}\n```lab-language-models\nid: q\n```\n"
+    html = render(markdown)
+    second = markdown.split("\n").index("```lab-language-models") + 1
+    raises_located(
+        lambda: sitewide.leave(_Page(), html),  # type: ignore[arg-type]
+        PATH,
+        second,
+        "the element id 'lab-q' is already used on this page by the ```lab-quiz block at line 3;"
+        " give this block another `id`.",
+    )
+
+
+def test_a_block_id_equal_to_a_headings_fails_at_the_block() -> None:
+    html = render(f"# Page\n\n{quiz()}\n## Questions {{#lab-q}}\n")
+    raises_located(
+        lambda: sitewide.leave(_Page(), html),  # type: ignore[arg-type]
+        PATH,
+        3,
+        "the element id 'lab-q' of this ```lab-quiz block is also the id of a <h2> on this page",
+    )
+
+
 def test_a_block_no_formatter_rendered_fails_at_its_line() -> None:
     markdown = f"# Page\n\n{quiz()}"
     fences = find_lab_fences(markdown, PATH)

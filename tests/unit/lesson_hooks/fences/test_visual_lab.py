@@ -245,7 +245,7 @@ ERRORS = {
     ),
     "invalid yaml": (
         VALID.replace("  - text: The model", f"  - text: The model: a  {MARK}"),
-        "invalid YAML: mapping values are not allowed here.",
+        "invalid YAML: a colon and a space (`: `) where YAML expects none; ",
     ),
     "not a mapping": (f"- just a list  {MARK}\n", "a Visual Lab is a mapping with keys"),
     "empty": ("", "the Visual Lab is empty."),
