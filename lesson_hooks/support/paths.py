@@ -40,6 +40,8 @@ VENDOR_DIR = "assets/vendor/pyodide"
 LAB_DIR = "assets/lab"
 #: The learner record's scripts: record.js (docs/) and format.js (build/record.py writes it).
 RECORD_DIR = "assets/record"
+#: The SCORM package's adapter and launch page's stylesheet (the SCORM build only: build/scorm.py).
+LMS_DIR = "assets/lms"
 #: The runtime's manifest: written by build/runtime.py, read by the worker and build/rules.py.
 RUNTIME_MANIFEST = f"{LAB_DIR}/runtime.json"
 #: The code editor bundled by build/editor.py (docs/assets/lab/widgets/code-panel.js imports it).
