@@ -350,3 +350,79 @@ def test_outside_an_lms_the_package_is_the_plain_site_served_and_from_disk(
         timeout=60,
         what="index.html from disk",
     )
+
+
+def record_format(package: Path) -> dict[str, Any]:
+    """The learner record's format and the site's blocks, as the package hands them to the page."""
+    script = (package / "pkg" / "assets" / "record" / "format.js").read_text(encoding="utf-8")
+    return json.loads(script.split("=", 1)[1].strip().removesuffix(";"))
+
+
+def everything_done(package: Path, *, all_right: bool) -> list[list[str]]:
+    """suspend_data's entries for a student who did every graded block (each right, or
+    all but one item): each stored value as its widget keeps it, by the record's format."""
+    form = record_format(package)
+    stored: dict[str, dict[str, Any]] = {}
+    first = True
+    for page in form["pages"]:
+        for block in page["blocks"]:
+            kind = form["kinds"][block["kind"]]
+            if not kind["graded"]:
+                continue
+            verdicts = {str(n): True for n in range(1, block["count"] + 1)}
+            if not all_right and first and verdicts:
+                verdicts["1"], first = False, False
+            values = {
+                "answers": {n: 0 for n in verdicts},
+                "verdicts": verdicts,
+                "attempts": 1,
+                "hints": 0,
+                "solution": False,
+                "passed": True,
+                "tests": [],
+            }
+            for name, fill in kind["fills"].items():
+                if fill["version"] != "spec":
+                    continue
+                value = stored.setdefault(
+                    f"{fill['prefix']}{page['page']}:{block['id']}",
+                    {"version": block["versions"]["spec"]},
+                )
+                *path, last = fill["field"].split(".")
+                for step in path:
+                    value = value.setdefault(step, {})
+                value[last] = values[name]
+    return [[key, json.dumps(value)] for key, value in stored.items()]
+
+
+@ENGINES
+def test_the_status_follows_the_record_and_suspend_data_keeps_graded_work_first(
+    engine: Engine, origin: StaticServer, another_origin: StaticServer, package: Path
+) -> None:
+    done = everything_done(package, all_right=True)
+    launch(engine, origin, {"suspend_data": json.dumps({"v": 1, "k": done})})
+    wait_cmi(engine, "cmi.core.lesson_status", "passed")
+    assert cmi(engine)["cmi.core.score.raw"] == "100"
+    # An exercise's code too long to fit stays in the browser; the graded work is kept.
+    code = f"lab-code:{origin_path(engine)}simulation.html:shared-reward"
+    engine.call("(k) => localStorage.setItem(k, JSON.stringify({ code: 'x'.repeat(5000) }))", code)
+    engine.wait_for(
+        f"() => {LAUNCH}.documentElement.dataset.lmsLeftOut === '1'",
+        timeout=30,
+        what="the code to be left out of suspend_data",
+    )
+    suspended = json.loads(cmi(engine)["cmi.suspend_data"])["k"]
+    assert sorted(key for key, _ in suspended) == sorted(key for key, _ in done)
+    print(f"suspend_data of every graded block done: {len(json.dumps({'v': 1, 'k': done}))} chars")
+    in_order(close(engine))
+
+    launch(
+        engine,
+        another_origin,
+        {"suspend_data": json.dumps({"v": 1, "k": everything_done(package, all_right=False)})},
+    )
+    wait_cmi(engine, "cmi.core.lesson_status", "completed")
+    score = engine.call(RECORD_SCORE)
+    assert score["points"] == score["max"] - 1
+    in_order(close(engine))
+    assert not [entry for entry in logged(engine) if entry["level"] >= 4]
