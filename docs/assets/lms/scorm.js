@@ -55,17 +55,21 @@
 
   // ------------------------------------------------------------ suspend_data
 
-  /** The stored prefixes (lab-<storage>:) the record reads, graded kinds' first. */
-  function prefixes() {
-    const kinds = Object.values(Record.FORMAT.kinds);
-    const graded = kinds.filter((kind) => kind.graded);
-    const found = [];
-    for (const kind of [...graded, ...kinds.filter((kind) => !kind.graded)]) {
+  /**
+   * The stored prefixes (lab-<storage>:) the record reads, in two tiers: what the score
+   * is read from (a graded kind's values kept for its spec), then the rest (predictions,
+   * runs' outcomes, the reader's code).
+   */
+  function tiers() {
+    const first = [];
+    const rest = [];
+    for (const kind of Object.values(Record.FORMAT.kinds)) {
       for (const source of Object.values(kind.fills)) {
-        if (!found.includes(source.prefix)) found.push(source.prefix);
+        if (first.includes(source.prefix) || rest.includes(source.prefix)) continue;
+        (kind.graded && source.version === "spec" ? first : rest).push(source.prefix);
       }
     }
-    return found;
+    return [first, rest];
   }
 
   /** `key` ("lab-<storage>:<path>:<id>") with the package's folder left out, or null. */
@@ -77,18 +81,19 @@
   /**
    * What the LMS keeps to resume with: the stored values the record reads, their keys
    * without the package's folder (an LMS may serve the next attempt from another).
-   * Graded kinds' values come first and, within a kind, smaller ones first; a value
-   * that would take the text past SCORM 1.2's 4,096 characters is left out (it stays
-   * in this browser). Returns the text and how many values were left out.
+   * The first tier's values come first, then the rest, each tier smallest first; a
+   * value that would take the text past SCORM 1.2's 4,096 characters is left out (it
+   * stays in this browser). Returns the text and how many values were left out.
    */
   function suspendData() {
-    const groups = prefixes().map(() => []);
-    const order = prefixes();
+    const order = tiers();
+    const groups = order.map(() => []);
     try {
       for (let i = 0; i < localStorage.length; i += 1) {
         const key = localStorage.key(i);
-        const group = order.findIndex((prefix) => key.startsWith(prefix));
-        const short = group >= 0 ? portable(key, order[group]) : null;
+        const group = order.findIndex((prefixes) => prefixes.some((p) => key.startsWith(p)));
+        const prefix = group >= 0 ? order[group].find((p) => key.startsWith(p)) : null;
+        const short = prefix ? portable(key, prefix) : null;
         if (short !== null) groups[group].push([short, localStorage.getItem(key)]);
       }
     } catch {
@@ -123,7 +128,7 @@
       return 0;
     }
     if (!data || data.v !== SUSPEND_VERSION || !Array.isArray(data.k)) return 0;
-    const order = prefixes();
+    const order = tiers().flat();
     let restored = 0;
     for (const entry of data.k) {
       if (!Array.isArray(entry) || entry.length !== 2) continue;

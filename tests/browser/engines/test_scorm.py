@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from lesson_hooks.fences.quiz import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import also_home
 from tests.browser.support import build_site
+from tests.build.test_html_valid import VNU, java
 from tests.conftest import ROOT
 from tests.support.schemas import manifest_errors
 from tools.static_server import StaticServer
@@ -193,6 +195,19 @@ def test_the_package_manifest_is_scorm_12_and_names_every_file(package: Path) ->
     listed = set(resource.xpath("cp:file/@href", namespaces=ns))
     on_disk = {p.relative_to(pkg).as_posix() for p in pkg.rglob("*") if p.is_file()}
     assert listed == on_disk - {"imsmanifest.xml"}
+
+
+def test_the_launch_page_passes_the_html_checker(package: Path) -> None:
+    # The package's other pages are the downloadable copy's, which tests/build checks.
+    launch_page = package / "pkg" / "scorm.html"
+    done = subprocess.run(
+        [java(), "-jar", str(VNU), "--errors-only", str(launch_page)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
 
 
 @ENGINES
@@ -379,7 +394,10 @@ def everything_done(package: Path, *, all_right: bool) -> list[list[str]]:
                 "hints": 0,
                 "solution": False,
                 "passed": True,
-                "tests": [],
+                "tests": [
+                    {"n": test["n"], "hidden": test["hidden"], "passed": True}
+                    for test in block.get("tests", [])
+                ],
             }
             for name, fill in kind["fills"].items():
                 if fill["version"] != "spec":
@@ -413,7 +431,8 @@ def test_the_status_follows_the_record_and_suspend_data_keeps_graded_work_first(
     )
     suspended = json.loads(cmi(engine)["cmi.suspend_data"])["k"]
     assert sorted(key for key, _ in suspended) == sorted(key for key, _ in done)
-    print(f"suspend_data of every graded block done: {len(json.dumps({'v': 1, 'k': done}))} chars")
+    # The size the teacher's page gives ("about 2,200 characters"), as the LMS received it.
+    assert 2000 <= len(cmi(engine)["cmi.suspend_data"]) <= 2400
     in_order(close(engine))
 
     launch(
