@@ -45,12 +45,14 @@
     return search(window) ?? search(window.opener ?? null);
   }
 
-  /** "HHHH:MM:SS.SS", SCORM 1.2's CMITimeSpan, for `ms` milliseconds. */
+  /** "HHHH:MM:SS.SS", SCORM 1.2's CMITimespan, for `ms` milliseconds. */
   function timespan(ms) {
-    const seconds = ms / 1000;
-    const pad = (n, width) => String(Math.floor(n)).padStart(width, "0");
-    const hundredths = pad(((seconds % 1) * 100 + 0.5) % 100, 2);
-    return `${pad(seconds / 3600, 4)}:${pad((seconds / 60) % 60, 2)}:${pad(seconds % 60, 2)}.${hundredths}`;
+    const hundredths = Math.round(ms / 10);
+    const pad = (n, width) => String(n).padStart(width, "0");
+    const hours = Math.min(Math.floor(hundredths / 360000), 9999);
+    const minutes = Math.floor(hundredths / 6000) % 60;
+    const seconds = Math.floor(hundredths / 100) % 60;
+    return `${pad(hours, 4)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(hundredths % 100, 2)}`;
   }
 
   // ------------------------------------------------------------ suspend_data
@@ -179,7 +181,7 @@
       return null;
     }
 
-    /** Set `element` unless the LMS already has `value`; whether it has it now. */
+    /** Set `element` unless the LMS already has `value`; whether this call changed it. */
     #set(element, value) {
       if (this.#sent.get(element) === value) return false;
       if (this.#call("LMSSetValue", element, value) === "true") {
