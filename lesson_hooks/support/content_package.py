@@ -21,10 +21,7 @@ ADLCP = "http://www.adlnet.org/xsd/adlcp_rootv1p2"
 _XSI = "http://www.w3.org/2001/XMLSchema-instance"
 # Where a validator finds each namespace's schema: beside the manifest, as ADL's
 # packages do (the LMS reads the manifest; none fetches these).
-_SCHEMAS = (
-    f"{IMSCP} imscp_rootv1p1p2.xsd "
-    f"{ADLCP} adlcp_rootv1p2.xsd"
-)
+_SCHEMAS = f"{IMSCP} imscp_rootv1p1p2.xsd {ADLCP} adlcp_rootv1p2.xsd"
 
 
 @dataclass(frozen=True)
