@@ -218,8 +218,13 @@ def qti_xml(quiz: Quiz) -> bytes:
 
 def qti_package(quizzes: Sequence[Quiz], path: Path) -> None:
     """The zip Canvas imports: each quiz's assessment and a manifest naming them."""
+    # Each resource names its assessment both as its start (href) and as its file, so an
+    # importer that reads either finds it.
     resources = [
-        Resource(quiz.id, "imsqti_xmlv1p2", [f"{quiz.id}/{quiz.id}.xml"]) for quiz in quizzes
+        Resource(
+            quiz.id, "imsqti_xmlv1p2", [f"{quiz.id}/{quiz.id}.xml"], href=f"{quiz.id}/{quiz.id}.xml"
+        )
+        for quiz in quizzes
     ]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("imsmanifest.xml", manifest(f"{NAME}-qti", COURSE, resources))
