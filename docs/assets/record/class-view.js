@@ -257,15 +257,20 @@
     #header(column, label) {
       const th = el(this.#doc, "th", null, { scope: "col" });
       const sorted = this.#sort.column === column;
-      th.setAttribute(
-        "aria-sort",
-        sorted ? (this.#sort.ascending ? "ascending" : "descending") : "none",
-      );
+      const order = this.#sort.ascending ? "ascending" : "descending";
+      // aria-sort says the order to a screen reader; the arrow shows it, unread.
+      th.setAttribute("aria-sort", sorted ? order : "none");
       const button = el(this.#doc, "button", label, {
         type: "button",
         class: "lesson-class__sort",
         "data-record-sort": column,
       });
+      if (sorted)
+        button.append(
+          el(this.#doc, "span", this.#sort.ascending ? " \u2191" : " \u2193", {
+            "aria-hidden": "true",
+          }),
+        );
       th.append(button);
       return th;
     }
@@ -319,7 +324,7 @@
       const records = this.#students.map((s) => s.record);
       const quizzes = ACTIVITIES.filter((a) => a.kind === "quiz");
       for (const quiz of quizzes) {
-        out.push(el(doc, "h4", `${quiz.label}: ${quiz.title} (${quiz.page})`));
+        out.push(el(doc, "h3", `${quiz.label} (${quiz.page}): each question`));
         const list = el(doc, "ol", null);
         for (const item of quiz.items) {
           list.append(this.#question(quiz, item, records));
@@ -330,14 +335,14 @@
       if (exercises.length) {
         const list = el(doc, "ul", null);
         for (const exercise of exercises) list.append(this.#exercise(exercise));
-        out.push(el(doc, "h4", "The coding exercises"), list);
+        out.push(el(doc, "h3", "The coding exercises"), list);
       }
       const experiments = ACTIVITIES.filter((a) => a.kind === "experiment");
       if (experiments.length) {
         const list = el(doc, "ul", null);
         for (const experiment of experiments) list.append(this.#experiment(experiment, records));
         out.push(
-          el(doc, "h4", "The guided experiments: predictions against the keyed answer"),
+          el(doc, "h3", "The guided experiments: predictions against the keyed answer"),
           list,
         );
       }
@@ -435,7 +440,7 @@
       const student = this.#students[index];
       if (!student) return;
       const doc = this.#doc;
-      const title = el(doc, "h4", `${shown(student.name)}'s work (from ${shown(student.file)})`, {
+      const title = el(doc, "h3", `${shown(student.name)}'s work (from ${shown(student.file)})`, {
         tabindex: "-1",
       });
       const close = el(doc, "button", "Close", {
@@ -443,7 +448,7 @@
         class: "md-button",
         "data-record-class-action": "close",
       });
-      this.#student.replaceChildren(title, Record.workElement(student.record, doc, 5), close);
+      this.#student.replaceChildren(title, Record.workElement(student.record, doc, 4), close);
       this.#student.hidden = false;
       this.#student.dataset.recordStudentOpen = String(index);
       title.focus();
