@@ -334,6 +334,7 @@
   self.LearnerRecord = Object.freeze({
     FORMAT,
     read,
+    derive,
     score,
     fileName,
     refusal,
