@@ -37,6 +37,7 @@ MINIFIED = (
     "assets/lab/*.js",
     "assets/lab/*.css",
     "assets/record/*.js",
+    "assets/record/*.css",
     "assets/theme/*.js",
     "assets/stylesheets/*.css",
 )

@@ -26,7 +26,9 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
+from lab.core.markup import Markup, el, void
 from lab.core.record import for_the_page
 from lab.exercise.grade import signature
 from lab.kinds import KINDS
@@ -136,7 +138,7 @@ def site_pages(files: Files, config: MkDocsConfig) -> list[dict[str, Any]]:
                 }
             )
         if blocks:
-            pages.append({"page": file.url, "title": title, "blocks": blocks})
+            pages.append({"page": file.url, "title": title, "blocks": blocks, "src": src_uri})
     return pages
 
 
@@ -152,6 +154,84 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             f"{Path(config.docs_dir) / FORMAT_SCRIPT} would hide the generated script: "
             "remove it and edit lab/core/record.py instead."
         )
-    data = for_the_page(site_version(), site_pages(files, config))
+    pages = site_pages(files, config)
+    _recorded.clear()
+    _recorded.update(page.pop("src") for page in pages)
+    data = for_the_page(site_version(), pages)
     files.append(File.generated(config, FORMAT_SCRIPT, content=script_text(data)))
     return files
+
+
+# ------------------------------------------------------------------ "Download my work"
+
+#: The page that holds only the student's work (besides every page with recorded blocks).
+MY_WORK_PAGE = "my-work.md"
+# The pages with blocks a record covers, by src_uri (on_files reads them).
+_recorded: set[str] = set()
+
+
+def panel() -> Markup:
+    """ "Download my work": the name, the summary of what the file holds, Download and
+    Print. Hidden until ``my-work.js`` sets it up (it needs a script to read the work)."""
+    return el(
+        "section",
+        {
+            "class": "lesson-record",
+            "data-record": True,
+            "aria-labelledby": "lesson-record-title",
+            "hidden": True,
+        },
+        el("h2", {"id": "lesson-record-title"}, "Your work"),
+        el(
+            "p",
+            None,
+            "What you answer, predict and write in the labs stays in this browser. To hand "
+            "it to your teacher, type your name and download it as one file: nothing is "
+            "sent anywhere, and the file holds your work on every page of the site.",
+        ),
+        el(
+            "p",
+            {"class": "lesson-record__name"},
+            el("label", {"for": "lesson-record-name"}, "Your name"),
+            " ",
+            void(
+                "input",
+                {
+                    "type": "text",
+                    "id": "lesson-record-name",
+                    "data-record-name": True,
+                    "autocomplete": "name",
+                    "spellcheck": "false",
+                },
+            ),
+        ),
+        el("h3", {"id": "lesson-record-holds"}, "What the file holds"),
+        el("div", {"class": "lesson-record__summary", "data-record-summary": True}),
+        el(
+            "p",
+            {"class": "lesson-record__actions"},
+            el(
+                "button",
+                {
+                    "type": "button",
+                    "class": "md-button md-button--primary",
+                    "data-record-action": "download",
+                },
+                "Download my work",
+            ),
+            " ",
+            el(
+                "button",
+                {"type": "button", "class": "md-button", "data-record-action": "print"},
+                "Print my work",
+            ),
+        ),
+        el("p", {"class": "lesson-record__status", "data-record-status": True, "role": "status"}),
+        el("div", {"class": "lesson-record__print", "data-record-print": True}),
+    )
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if page.file.src_uri in _recorded or page.file.src_uri == MY_WORK_PAGE:
+        return f"{html}\n{panel()}\n"
+    return html

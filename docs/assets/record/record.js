@@ -143,9 +143,12 @@
     return record;
   }
 
-  /** The file a student's record downloads as. */
+  /** The file a student's record downloads as: characters no file name may hold become "-". */
   function fileName(student) {
-    return `${student}-${FORMAT.site}.json`;
+    const name = String(student)
+      .trim()
+      .replace(/[\\/:*?"<>|\p{Cc}]+/gu, "-");
+    return `${name}-${FORMAT.site}.json`;
   }
 
   /** `template` with its {name}s filled from `values`. */
@@ -227,5 +230,117 @@
     return words.join(", ");
   }
 
-  self.LearnerRecord = Object.freeze({ FORMAT, read, score, fileName, refusal, blockWords });
+  /** The site's description of the block called `id` (its texts), or null. */
+  function blockInfo(id) {
+    for (const page of FORMAT.pages) {
+      const found = page.blocks.find((block) => block.id === id);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /**
+   * An element of `doc` holding `content` as text, with `attributes`: nothing from a
+   * record is ever markup (the one builder of the record's elements).
+   */
+  function element(doc, tag, content, attributes = {}) {
+    const made = doc.createElement(tag);
+    if (content !== undefined && content !== null) made.textContent = content;
+    for (const [name, value] of Object.entries(attributes)) made.setAttribute(name, value);
+    return made;
+  }
+
+  /** Hand `text` to the browser as a downloaded file called `name`; no request is made. */
+  function saveFile(doc, text, name, type) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const link = element(doc, "a", null, { href: url, download: name, hidden: "" });
+    doc.body.append(link);
+    link.click();
+    link.remove();
+    // Firefox reads the blob after click() returns: let the download start first.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  function verdictWord(verdict) {
+    return verdict === true ? " (right)" : verdict === false ? " (wrong)" : "";
+  }
+
+  /** The answers of one block, as lines of text. */
+  function answerLines(block) {
+    const info = blockInfo(block.id);
+    const lines = [];
+    const answers = block.answers ?? {};
+    const verdicts = block.verdicts ?? {};
+    for (const [n, chosen] of Object.entries(answers)) {
+      const item = info?.items?.find((entry) => String(entry.n) === n);
+      const what = item ? item.text : `${n}.`;
+      let answer = chosen;
+      if (Array.isArray(chosen))
+        answer = chosen.map((i) => item?.options?.[i]?.text ?? `option ${i + 1}`).join("; ");
+      lines.push(`${what}: ${answer}${verdictWord(verdicts[n])}`);
+    }
+    for (const test of block.tests ?? []) {
+      const known = info?.tests?.find((entry) => entry.n === test.n);
+      const name = test.hidden ? `Hidden test ${test.n}` : `Test ${test.n}`;
+      const call = known?.call ? ` ${known.call}` : "";
+      lines.push(`${name}${call}: ${test.passed ? "passed" : "failed"}`);
+    }
+    if (block.prediction !== null) lines.push(`Prediction: ${block.prediction}`);
+    if (block.outcome !== null) lines.push(`Outcome of the run: ${block.outcome}`);
+    return lines;
+  }
+
+  /**
+   * `record`'s work as elements of `doc`, every text set as text: each page with work on
+   * it, each block started there with its state, answers and code. `level` is the
+   * pages' heading level.
+   */
+  function workElement(record, doc = document, level = 3) {
+    const box = doc.createElement("div");
+    box.className = "lesson-record-work";
+    let started = 0;
+    for (const page of record.pages) {
+      const blocks = page.blocks.filter((block) => block.answered);
+      if (!blocks.length) continue;
+      started += blocks.length;
+      box.append(element(doc, `h${level}`, page.title));
+      const list = doc.createElement("ul");
+      for (const block of blocks) {
+        const item = doc.createElement("li");
+        const kind = FORMAT.kinds[block.kind]?.title ?? block.kind;
+        item.append(
+          element(doc, "strong", `${kind[0].toUpperCase()}${kind.slice(1)}: ${block.title}`),
+          ` ${blockWords(block)}.`,
+        );
+        const lines = answerLines(block);
+        if (lines.length) {
+          const answers = doc.createElement("ul");
+          for (const line of lines) answers.append(element(doc, "li", line));
+          item.append(answers);
+        }
+        if (block.code !== null) {
+          const pre = doc.createElement("pre");
+          pre.append(element(doc, "code", block.code));
+          item.append(pre);
+        }
+        list.append(item);
+      }
+      box.append(list);
+    }
+    if (!started) box.append(element(doc, "p", "No work yet: nothing answered on any page."));
+    return box;
+  }
+
+  self.LearnerRecord = Object.freeze({
+    FORMAT,
+    read,
+    derive,
+    score,
+    fileName,
+    refusal,
+    blockWords,
+    workElement,
+    element,
+    saveFile,
+  });
 })();
