@@ -35,8 +35,7 @@ from tests.conftest import ROOT
 from tests.support.schemas import manifest_errors
 from tools.static_server import StaticServer
 
-# Chromium and Firefox, the engines the issue names (no WebKit: its driver cannot reach
-# into the LMS's frames' documents the way these tests read them).
+# Chromium and Firefox, the engines issue 45 asks the package to be tested in.
 ENGINES = pytest.mark.parametrize(
     "engine_name",
     [
@@ -130,13 +129,13 @@ def launch(engine: Engine, server: StaticServer, cmi: dict[str, Any] | None = No
 def open_page(engine: Engine, page: str) -> None:
     """The student follows the site's own link to ``page`` (each link loads a new page)."""
     engine.call(f"(p) => {{ {SITE}.querySelector(`a[href$='${{p}}']`).click(); }}", page)
-    # The quiz is set up as it nears the screen, as a reader scrolls to it.
     engine.wait_for(
         f"(p) => ({SHOWN})() === p && {SITE}.readyState === 'complete'",
         page,
         timeout=60,
         what=f"{page} in the course frame",
     )
+    # The quiz is set up as it nears the screen, as a reader scrolls to it.
     engine.wait_for(
         f"() => {{ const quiz = {SITE}.querySelector('[data-lab=quiz]'); quiz.scrollIntoView();"
         " return quiz.hasAttribute('data-lab-enhanced'); }",
@@ -215,7 +214,9 @@ def test_a_student_s_work_reaches_the_lms_and_resumes_elsewhere(
     engine: Engine, origin: StaticServer, another_origin: StaticServer
 ) -> None:
     launch(engine, origin)
-    assert engine.call(SHOWN) == "index.html"
+    engine.wait_for(
+        f"() => ({SHOWN})() === 'index.html'", timeout=60, what="the course to open at its start"
+    )
     # Reported as the course opened.
     wait_cmi(engine, "cmi.core.lesson_status", "incomplete")
     open_page(engine, "lesson.html")
@@ -317,7 +318,7 @@ def test_a_damaged_lms_refused_values_and_a_lost_api_cost_the_student_nothing(
         what="the answer in suspend_data",
     )
 
-    # The LMS refuses suspend_data: the launch page says which, the rest still reaches it.
+    # The LMS refuses suspend_data: the launch page says which; the LMS keeps its last copy.
     engine.call("() => { self.lms.refuse.push('cmi.suspend_data'); }")
     engine.call(CHOOSE, first["n"], right(first))
     engine.wait_for(
