@@ -28,10 +28,14 @@ from html import escape
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import yaml
+
+from lab.core.record import SITE
 from lesson_hooks.fences.custom import check_unique
 from lesson_hooks.fences.quiz import FENCE, Question, Quiz
 from lesson_hooks.support.content_package import Resource, manifest
 from lesson_hooks.support.paths import ROOT
+from tools.lighthouse import IgnoreTags
 
 __all__ = [
     "MOODLE_NAME",
@@ -44,10 +48,15 @@ __all__ = [
     "write",
 ]
 
-NAME = "llm-cooperative-agents"
+NAME = SITE  # the site's name in file names, as the learner record's
 MOODLE_NAME = f"{NAME}-moodle.xml"
 QTI_NAME = f"{NAME}-qti12.zip"
-COURSE = "LLMs as Cooperative Agents"
+
+
+def course() -> str:
+    """The site's name (``site_name`` in ``mkdocs.yml``): the question bank's top category."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=IgnoreTags)
+    return str(config["site_name"])
 
 
 def site_quizzes(docs: Path = ROOT / "docs") -> list[Quiz]:
@@ -112,7 +121,7 @@ def moodle_xml(quizzes: Iterable[Quiz]) -> bytes:
     root = ET.Element("quiz")
     for quiz in quizzes:
         category = ET.SubElement(root, "question", {"type": "category"})
-        _text(category, "category", f"$course$/top/{COURSE}/{quiz.id}")
+        _text(category, "category", f"$course$/top/{course()}/{quiz.id}")
         _text(category, "info", _html(quiz.prompt), format="html")
         root.extend(_moodle_question(quiz, question) for question in quiz.questions)
     ET.indent(root)
@@ -227,7 +236,7 @@ def qti_package(quizzes: Sequence[Quiz], path: Path) -> None:
         for quiz in quizzes
     ]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("imsmanifest.xml", manifest(f"{NAME}-qti", COURSE, resources))
+        archive.writestr("imsmanifest.xml", manifest(f"{NAME}-qti", course(), resources))
         for quiz in quizzes:
             archive.writestr(f"{quiz.id}/{quiz.id}.xml", qti_xml(quiz))
 

@@ -28,12 +28,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
+from lab.core.record import SITE
 from lesson_hooks.support.content_package import Resource, Sco, manifest
 from lesson_hooks.support.paths import LMS_DIR, RECORD_DIR
 
 LAUNCH = "scorm.html"
 MANIFEST = "imsmanifest.xml"
-IDENTIFIER = "llm-cooperative-agents"
+IDENTIFIER = SITE  # the site's name, as the learner record's
 
 
 def scorm_build(config: MkDocsConfig) -> bool:
