@@ -64,9 +64,14 @@
     for (const box of document.querySelectorAll("[data-record-print]")) box.replaceChildren();
   });
 
+  const mounted = new WeakSet();
+
   function mount(doc) {
     const panel = doc.querySelector("[data-record]");
-    if (panel) setUp(panel);
+    if (panel && !mounted.has(panel)) {
+      mounted.add(panel);
+      setUp(panel);
+    }
     const classRoot = doc.querySelector("[data-record-class]");
     if (classRoot) loadClassView().then(() => self.LearnerClassView.mount(classRoot));
   }
@@ -130,7 +135,8 @@
     return classView;
   }
 
-  const documents = self.document$;
-  if (documents) documents.subscribe(mount);
-  else mount(document);
+  // Now, and on each page instant navigation brings (document$ re-emits the first
+  // page too; in the copy read from disk it emits nothing): each panel is set up once.
+  mount(document);
+  self.document$?.subscribe(mount);
 })();
