@@ -216,10 +216,10 @@
       const record = Record.read("");
       const { points, max } = Record.score(record);
       const graded = record.pages.flatMap((page) => page.blocks).filter((b) => b.max > 0);
-      let status = "incomplete";
-      if (graded.every((block) => block.right === true)) status = "passed";
-      else if (graded.every((block) => block.right !== null)) status = "completed";
-      if (!graded.length) status = "completed";
+      // Done when every graded block has a verdict (record.js's `right`); passed when all are right.
+      let status = "completed";
+      if (graded.some((block) => block.right === null)) status = "incomplete";
+      else if (graded.length && graded.every((block) => block.right)) status = "passed";
       const { text, left } = suspendData();
       root.dataset.lmsLeftOut = String(left);
       const changes = [
