@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from lab.core.record import Contribution, Source
 from lab.core.rpc import Call
 from lab.core.runner import Runner
 from lab.exercise import rpc as exercise_rpc
@@ -58,6 +59,9 @@ class Kind:
     runner: Runner | None = None
     #: Whether its block shows answers, which a student's printed worksheet leaves out.
     answers: bool = False
+    #: What its blocks add to a student's learner record (``None``: nothing), read from
+    #: where its widget keeps it (``lab/core/record.py``).
+    record: Contribution | None = None
 
     @property
     def fence_name(self) -> str:
@@ -75,6 +79,15 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="Visual Lab",
         calls=graded_rpc.CALLS,
+        record=Contribution(
+            {
+                "answers": Source("mapping", "placements"),
+                "verdicts": Source("mapping", "verdicts"),
+                "attempts": Source("mapping", "checks"),
+            },
+            graded=True,
+            items="parts",
+        ),
     ),
     Kind(
         "quiz",
@@ -85,6 +98,15 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="quiz",
         calls=graded_rpc.CALLS,
+        record=Contribution(
+            {
+                "answers": Source("quiz", "answers"),
+                "verdicts": Source("quiz", "verdicts"),
+                "attempts": Source("quiz", "checks"),
+            },
+            graded=True,
+            items="questions",
+        ),
     ),
     Kind(
         "experiment",
@@ -95,6 +117,14 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="experiment",
         calls=experiment_rpc.CALLS,
+        # A prediction, not a grade: it never counts in the score.
+        record=Contribution(
+            {
+                "prediction": Source("task", version=None, json=False),
+                "outcome": Source("task-run", "outcome", version=None),
+                "matched": Source("task-run", "matched", version=None),
+            }
+        ),
     ),
     Kind(
         "simulation",
@@ -130,6 +160,17 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="exercise",
         calls=exercise_rpc.CALLS,
+        record=Contribution(
+            {
+                "attempts": Source("exercise", "progress.attempts"),
+                "hints": Source("exercise", "progress.hints"),
+                "solution": Source("exercise", "progress.solution"),
+                "passed": Source("exercise", "progress.passed"),
+                "tests": Source("exercise", "progress.tests"),
+                "code": Source("code", "code", version="code"),
+            },
+            graded=True,
+        ),
     ),
 )
 

@@ -47,8 +47,9 @@ NO_LAB_HOOKS = (
     "lesson_hooks/build/runtime.py",
     "lesson_hooks/build/editor.py",
     "lesson_hooks/build/rules.py",  # assets/lab/rules.js, which reads runtime.py's manifest
+    "lesson_hooks/build/record.py",  # the learner record covers the labs' blocks
 )
-NO_LAB_ASSETS = ("assets/lab/",)
+NO_LAB_ASSETS = ("assets/lab/", "assets/record/")
 
 
 def no_lab(*args: object, **kwargs: object) -> str:
@@ -864,6 +865,67 @@ def readers_wait(bench: Bench) -> list[Row]:
             wait_ms.append(page.evaluate(CHECK_TIMED, bench.timeout_ms))
     took = median(wait_ms)
     return [Row(readers_wait.rows[0], took, None, "ms", "≤ 100 ms", took <= 100)]
+
+
+#: How many students' learner records the class view loads (issue 44: a large course).
+CLASS_SIZE = 300
+#: In the teacher's page: CLASS_SIZE records, each made by the site's own reader and
+#: given answers, checks and code, handed to the class view's file picker at once;
+#: milliseconds until the status line counts them all and the next frame is drawn.
+CLASS_VIEW_TIMED = """async (count) => {
+  await new Promise((ready) => {
+    const root = document.querySelector("[data-record-class]");
+    const look = () => (root.classView ? ready() : requestAnimationFrame(look));
+    look();
+  });
+  const base = LearnerRecord.read("nobody", { length: 0 });
+  const files = [];
+  for (let i = 0; i < count; i += 1) {
+    const record = structuredClone(base);
+    record.student = `Student ${i}`;
+    for (const page of record.pages) {
+      for (const block of page.blocks) {
+        block.answered = i % 4 !== 0;
+        block.attempts = i % 5;
+        block.hints = i % 3;
+        block.points = Math.min(block.max, i % 7);
+        block.answers = { 1: [i % 3], 2: [1] };
+        block.verdicts = { 1: i % 2 === 0, 2: true };
+        const exercise = block.kind === "exercise";
+        block.code = exercise ? `def f(x):\n    return ${i}\n` : null;
+        block.tests = exercise ? [{ n: 1, hidden: false, passed: i % 2 === 0 }] : null;
+        block.prediction = block.kind === "experiment" ? `option ${i % 3}` : null;
+      }
+    }
+    files.push(new File([JSON.stringify(record)], `student-${i}.json`));
+  }
+  const input = document.querySelector("[data-record-class-input]");
+  const status = document.querySelector("[data-record-class-status]");
+  const picked = new DataTransfer();
+  for (const file of files) picked.items.add(file);
+  const t0 = performance.now();
+  input.files = picked.files;
+  input.dispatchEvent(new Event("change"));
+  await new Promise((done) => {
+    const look = () =>
+      status.textContent.includes(`${count} students`) ? done() : requestAnimationFrame(look);
+    look();
+  });
+  await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)));
+  return performance.now() - t0;
+}"""
+
+
+@measure(f"{CLASS_SIZE} learner records loaded into the class view")
+def class_view(bench: Bench) -> list[Row]:
+    bench.out(f"{CLASS_SIZE} learner records into the class view…")
+    load_ms = []
+    for _ in range(bench.runs):
+        with fresh_page(bench) as page:
+            page.goto("teachers/")
+            load_ms.append(page.evaluate(CLASS_VIEW_TIMED, CLASS_SIZE))
+    took = median(load_ms)
+    return [Row(class_view.rows[0], took, None, "ms", "≤ 2000 ms", took <= 2000)]
 
 
 BROADBAND_BITS = 20e6  # per second

@@ -33,7 +33,14 @@ from lesson_hooks.support.paths import ESBUILD, INSTALLED_LOCK
 
 CACHE_DIR = paths.CACHE_DIR / "lesson-minify"
 #: The site's own files that ship minified (paths relative to docs/).
-MINIFIED = ("assets/lab/*.js", "assets/lab/*.css", "assets/theme/*.js", "assets/stylesheets/*.css")
+MINIFIED = (
+    "assets/lab/*.js",
+    "assets/lab/*.css",
+    "assets/record/*.js",
+    "assets/record/*.css",
+    "assets/theme/*.js",
+    "assets/stylesheets/*.css",
+)
 ESBUILD_OPTIONS = (
     "--minify",
     "--charset=utf8",

@@ -52,6 +52,7 @@ MARKERS = (
     "experiments",
     "exercises",
     "answers",
+    "class-view",
 )
 
 _FENCED = re.compile(r"^([ \t>]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -194,11 +195,21 @@ def _pages_table(page: Page) -> Markup:
         None,
         *(el("th", {"scope": "col"}, name) for name in ("Page", "Covers", "Labs", "Time")),
     )
+    # Material's own tables scroll sideways in this wrapper (and get the scroll cue):
+    # on a phone the table scrolls rather than break its words.
     return el(
-        "table",
-        {"class": "lesson-teachers__pages"},
-        el("thead", None, head),
-        el("tbody", None, *rows),
+        "div",
+        {"class": "md-typeset__scrollwrap"},
+        el(
+            "div",
+            {"class": "md-typeset__table"},
+            el(
+                "table",
+                {"class": "lesson-teachers__pages"},
+                el("thead", None, head),
+                el("tbody", None, *rows),
+            ),
+        ),
     )
 
 
@@ -344,6 +355,76 @@ def _answers(page: Page) -> Markup:
     return el("div", {"class": "lesson-teachers__answers"}, *out)
 
 
+def _class_view() -> Markup:
+    """The class view's markup: ``docs/assets/record/class-view.js`` reads the files and
+    fills the table (hidden until it mounts: without a script no file can be read)."""
+
+    def button(action: str, text: str) -> Markup:
+        attributes = {"type": "button", "class": "md-button", "data-record-class-action": action}
+        return el("button", attributes, text)
+
+    return el(
+        "section",
+        {"class": "lesson-class", "data-record-class": True, "hidden": True},
+        el(
+            "div",
+            {"class": "lesson-class__drop", "data-record-class-drop": True},
+            el(
+                "label", {"for": "lesson-class-files"}, "Students' files: drop them here, or choose"
+            ),
+            " ",
+            void(
+                "input",
+                {
+                    "type": "file",
+                    "id": "lesson-class-files",
+                    "multiple": True,
+                    "accept": ".json,application/json",
+                    "data-record-class-input": True,
+                },
+            ),
+        ),
+        el(
+            "p",
+            {"class": "lesson-class__status", "data-record-class-status": True, "role": "status"},
+        ),
+        el("ul", {"class": "lesson-class__files", "data-record-class-files": True}),
+        el(
+            "div",
+            {"class": "lesson-class__results", "data-record-class-results": True, "hidden": True},
+            el(
+                "p",
+                {"class": "lesson-class__actions"},
+                button("csv", "Download the table as CSV"),
+                " ",
+                button("clear", "Clear the class"),
+            ),
+            el(
+                "div",
+                {"class": "md-typeset__scrollwrap"},
+                el(
+                    "div",
+                    {"class": "md-typeset__table"},
+                    el(
+                        "table",
+                        {"class": "lesson-class__table", "data-record-class-table": True},
+                        el("caption", None, "The class"),
+                    ),
+                ),
+            ),
+            el(
+                "div",
+                {
+                    "class": "lesson-class__student",
+                    "data-record-class-student": True,
+                    "hidden": True,
+                },
+            ),
+            el("div", {"class": "lesson-class__details", "data-record-class-details": True}),
+        ),
+    )
+
+
 def _total_time(page: Page) -> Markup:
     teachers = _info("teachers.md")
     return el(
@@ -400,6 +481,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
             "experiments": lambda: _experiments(page),
             "exercises": lambda: _exercises(page),
             "answers": lambda: _answers(page),
+            "class-view": _class_view,
         }[name]()
         # A block of its own (raw HTML, or a paragraph): blank lines around it.
         return f"\n{made}\n"

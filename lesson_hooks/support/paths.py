@@ -21,6 +21,8 @@ HOOKS = ROOT / "lesson_hooks"
 BUILD_HOOKS = HOOKS / "build"
 #: npm's lockfile: the pinned versions of everything vendored from node_modules.
 PACKAGE_LOCK = ROOT / "package-lock.json"
+#: The project's metadata: its ``version`` is the site's, which a learner record carries.
+PYPROJECT = ROOT / "pyproject.toml"
 NODE_MODULES = ROOT / "node_modules"
 #: What ``npm ci`` actually installed (changes whenever node_modules does).
 INSTALLED_LOCK = NODE_MODULES / ".package-lock.json"
@@ -36,6 +38,10 @@ CACHE_DIR = NODE_MODULES / ".cache"
 VENDOR_DIR = "assets/vendor/pyodide"
 #: The lab's scripts and stylesheets, the zipped ``lab`` package and runtime.json.
 LAB_DIR = "assets/lab"
+#: The learner record's scripts: record.js (docs/) and format.js (build/record.py writes it).
+RECORD_DIR = "assets/record"
+#: The SCORM package's adapter and launch page's stylesheet (the SCORM build only: build/scorm.py).
+LMS_DIR = "assets/lms"
 #: The runtime's manifest: written by build/runtime.py, read by the worker and build/rules.py.
 RUNTIME_MANIFEST = f"{LAB_DIR}/runtime.json"
 #: The code editor bundled by build/editor.py (docs/assets/lab/widgets/code-panel.js imports it).

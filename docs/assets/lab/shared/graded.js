@@ -41,8 +41,10 @@ function listNumbers(numbers) {
  * - answers(): what Check sends to Python, as `{[field]: answers}`;
  * - kept(): what to save, or null when there is nothing to keep;
  * - restore(saved) (from load()), clear(), show(result);
- * and may override progressed(partial) (the call's progress), failed(err) and
- * ended() (after every check, whatever its outcome).
+ * and may override progressed(partial) (the call's progress), failed(err),
+ * ended() (after every check, whatever its outcome) and verdicts(result) (each
+ * item's verdict by its number, which the lab then keeps with its count of
+ * Checks for the learner record, lab/core/record.py).
  */
 export class GradedLab {
   root;
@@ -57,6 +59,8 @@ export class GradedLab {
   #unsubscribe = () => {};
   #revision = 0; // bumps on every change, so a late Check result can't describe old answers
   #checking = false;
+  #checks; // Checks graded so far
+  #verdicts; // the last Check's verdicts, while the answers are unchanged
 
   /**
    * `storage` keys the saved answers ("lab-<storage>:<page>:<id>"), `what` names the
@@ -75,6 +79,8 @@ export class GradedLab {
       root.dataset.labVersion,
       keep,
     );
+    this.#checks = this.#saved.extra("checks") ?? 0;
+    this.#verdicts = this.#saved.extra("verdicts");
     this.#summary = root.querySelector("[data-lab-summary]");
     this.#announcer = root.querySelector("[data-lab-announcer]");
   }
@@ -117,13 +123,19 @@ export class GradedLab {
   /** The answers changed: an earlier verdict no longer holds, and they are saved. */
   changed() {
     this.#revision += 1;
+    this.#verdicts = null;
     this.#summary.textContent = "";
     this.save();
   }
 
-  /** Keep what kept() says, the verdict shown staying as it is. */
+  /** Keep what kept() says, with the Checks made and the verdicts standing. */
   save() {
-    this.#saved.save(this.kept());
+    this.#saved.save(this.kept(), { checks: this.#checks || null, verdicts: this.#verdicts });
+  }
+
+  /** Each item's verdict in `result` by its number; undefined: the lab keeps none. */
+  verdicts() {
+    return undefined;
   }
 
   /** Grade the answers; `extra` goes to Python with them. */
@@ -141,7 +153,15 @@ export class GradedLab {
         { spec, [field]: answers, ...extra },
         { onProgress: (partial) => this.progressed(partial) },
       );
-      if (revision === this.#revision && !this.signal.aborted) this.show(result);
+      if (revision === this.#revision && !this.signal.aborted) {
+        this.show(result);
+        const verdicts = this.verdicts(result);
+        if (verdicts !== undefined) {
+          this.#checks += 1;
+          this.#verdicts = verdicts;
+          this.save();
+        }
+      }
     } catch (err) {
       if (revision === this.#revision) this.failed(err);
     } finally {

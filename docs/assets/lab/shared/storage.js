@@ -37,8 +37,8 @@ export class Saved {
     this.#field = field;
   }
 
-  /** The saved value, or null: nothing saved, unreadable, or made for another version. */
-  load() {
+  /** The whole save of this version, or null: nothing saved, unreadable, or another version. */
+  #read() {
     let saved;
     try {
       saved = JSON.parse(readItem(this.#key));
@@ -50,14 +50,31 @@ export class Saved {
       writeItem(this.#key, null);
       return null;
     }
-    return saved[this.#field] ?? null;
+    return saved;
   }
 
-  /** Keep `value`; null forgets what was saved. */
-  save(value) {
+  /** The saved value, or null: nothing saved, unreadable, or made for another version. */
+  load() {
+    return this.#read()?.[this.#field] ?? null;
+  }
+
+  /** What was saved beside the value under `name` (see save), or null. */
+  extra(name) {
+    return this.#read()?.[name] ?? null;
+  }
+
+  /**
+   * Keep `value`, and beside it each of `extra`'s entries that is not null (what a lab
+   * keeps about the value, such as its last verdict); with nothing to keep, what was
+   * saved is forgotten.
+   */
+  save(value, extra = {}) {
+    const kept = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== null));
     writeItem(
       this.#key,
-      value === null ? null : JSON.stringify({ version: this.#version, [this.#field]: value }),
+      value === null && Object.keys(kept).length === 0
+        ? null
+        : JSON.stringify({ version: this.#version, [this.#field]: value, ...kept }),
     );
   }
 }

@@ -32,6 +32,8 @@ function readProgress(saved) {
     passed: ok && saved.passed === true,
     failed: ok && saved.failed === true,
     solution: ok && saved.solution === true,
+    // the last run's tests, for the learner record: [{n, hidden, passed}]
+    tests: ok && Array.isArray(saved.tests) ? saved.tests : null,
   };
 }
 
@@ -226,6 +228,12 @@ export default class ExerciseLab extends GradedLab {
     for (const item of this.#tests.values()) this.#verdict(item, null);
     this.#hidden.replaceChildren();
     this.#hidden.hidden = true;
+    // The learner record reads the last run's tests from the progress (lab/kinds.py).
+    this.#progress.tests = (result.tests ?? []).map(({ n, hidden, passed }) => ({
+      n,
+      hidden: Boolean(hidden),
+      passed,
+    }));
     if (result.error) {
       this.#code.showError(result.error);
       this.#setRun("error");

@@ -112,6 +112,7 @@ export default class ExperimentLab {
   #chart = null; // that chart, once drawn
   #charts;
   #storageKey;
+  #runKey; // where the last run's outcome is kept, for the learner record
   #waiting = null; // AbortController of the listener for the lab's current run
   #stopWaiting; // cancels the start of Python as the card nears the viewport
   #release = () => {}; // stops keeping the card in place during a run
@@ -134,6 +135,7 @@ export default class ExperimentLab {
     inPage(this.#charts, this.#abort.signal);
     // The key readers' browsers already hold their predictions under.
     this.#storageKey = `lab-task:${location.pathname}:${this.#spec.id}`;
+    this.#runKey = `lab-task-run:${location.pathname}:${this.#spec.id}`;
     root.querySelector("[data-lab-experiment-actions]").hidden = false;
     const signal = this.#abort.signal;
     this.#form.addEventListener(
@@ -188,6 +190,7 @@ export default class ExperimentLab {
     const choice = this.#choice();
     if (choice === null) return;
     writeItem(this.#storageKey, this.#spec.options[choice].text);
+    writeItem(this.#runKey, null); // an outcome kept says how the earlier prediction fared
     this.#explanation.hidden = false;
     const state = this.#root.dataset.labExperimentState;
     if (state !== State.RUNNING) this.#status.textContent = "";
@@ -295,6 +298,10 @@ export default class ExperimentLab {
     if (this.#abort.signal.aborted) return;
     this.#outcome.textContent = outcome.text;
     this.#mark(outcome.matched, choice);
+    writeItem(
+      this.#runKey,
+      JSON.stringify({ outcome: outcome.text, matched: outcome.matched.includes(choice) }),
+    );
     // Python's markup (lab.core.markup escapes every text in it), as the labs' results are.
     this.#counts.innerHTML = outcome.counts ?? "";
     this.#counts.hidden = !outcome.counts;

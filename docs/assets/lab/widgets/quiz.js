@@ -44,6 +44,12 @@ export default class QuizLab extends GradedLab {
     return Object.keys(answers).length ? answers : null;
   }
 
+  /** Each answered question's verdict: true when right. */
+  verdicts(result) {
+    const answered = result.questions.filter(({ correct }) => typeof correct === "boolean");
+    return Object.fromEntries(answered.map(({ n, correct }) => [String(n), correct]));
+  }
+
   #changed(event) {
     const fieldset = event.target.closest("[data-lab-question]");
     if (fieldset) this.#clearFeedback(fieldset);

@@ -488,6 +488,12 @@ export default class VisualLab extends GradedLab {
     return this.#placements.size ? Object.fromEntries(this.#placements) : null;
   }
 
+  /** Each placed part's verdict: true when right. */
+  verdicts(result) {
+    const placed = result.parts.filter(({ correct }) => typeof correct === "boolean");
+    return Object.fromEntries(placed.map(({ n, correct }) => [String(n), correct]));
+  }
+
   show(result) {
     const incorrect = [];
     for (const { n, correct, message } of result.parts) {
