@@ -181,7 +181,8 @@ def panel() -> Markup:
             "aria-labelledby": "lesson-record-title",
             "hidden": True,
         },
-        el("h2", {"id": "lesson-record-title"}, "Your work"),
+        # A region named by its title, not a heading: the lesson's headings are its text's.
+        el("p", {"class": "lesson-record__title", "id": "lesson-record-title"}, "Your work"),
         el(
             "p",
             None,
@@ -205,7 +206,7 @@ def panel() -> Markup:
                 },
             ),
         ),
-        el("h3", {"id": "lesson-record-holds"}, "What the file holds"),
+        el("p", {"class": "lesson-record__holds"}, "What the file holds:"),
         el("div", {"class": "lesson-record__summary", "data-record-summary": True}),
         el(
             "p",

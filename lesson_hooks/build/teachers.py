@@ -43,7 +43,7 @@ WORDS_PER_MINUTE = 200
 LAB_MINUTES = {kind.name: kind.minutes for kind in KINDS}
 LAB_NAMES = {kind.name: kind.title for kind in KINDS}
 # Pages a reader consults rather than reads through: listed, not in the total.
-REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
+REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "my-work.md", "teachers.md")
 MARKERS = (
     "pages",
     "total-time",
@@ -220,8 +220,8 @@ def _rule() -> Markup:
         {"class": "lesson-teachers__rule"},
         f"How the times are measured: a page's words at {WORDS_PER_MINUTE} a minute, plus, "
         f"for each lab on it: {labs}; rounded up. The total, about {total_minutes()} min, is "
-        "the pages read through (the home page, the references and the glossary are consulted, "
-        "not counted).",
+        "the pages read through (the home page, the references, the glossary and My Work are "
+        "consulted, not counted).",
     )
 
 
