@@ -120,7 +120,7 @@ KINDS: tuple[Kind, ...] = (
         # A prediction, not a grade: it never counts in the score.
         record=Contribution(
             {
-                "prediction": Source("task", version=None, json=False),
+                "prediction": Source("task", version=None, plain=True),
                 "outcome": Source("task-run", "outcome", version=None),
                 "matched": Source("task-run", "matched", version=None),
             }

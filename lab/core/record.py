@@ -37,7 +37,6 @@ __all__ = [
     "Contribution",
     "Source",
     "derive",
-    "file_name",
     "for_the_page",
     "refusal",
 ]
@@ -117,14 +116,14 @@ class Source:
 
     The stored text is JSON with a ``version`` (``version`` names which of the
     block's versions it must equal: ``"spec"``, ``"code"``), or plain text
-    (``json=False``). ``field`` is a dotted path into the JSON (``progress.hints``);
+    (``plain=True``). ``field`` is a dotted path into the JSON (``progress.hints``);
     ``None`` takes the stored text itself.
     """
 
     storage: str
     field: str | None = None
     version: str | None = "spec"
-    json: bool = True
+    plain: bool = False
 
     @property
     def prefix(self) -> str:
@@ -258,21 +257,23 @@ def refusal(text: str, size: int | None = None) -> str | None:
     if _type_name(version) == "integer" and version != VERSION:
         reason = "newer" if version > VERSION else "older"
         return REASONS[reason].format(version=version, expected=VERSION)
-    wrong = _wrong_fields(record, RECORD, "the record")
+    wrong = _wrong_fields(record, RECORD, "the record") or _wrong_fields(
+        record["score"], SCORE, "the record's score"
+    )
     for i, page in enumerate(record["pages"] if wrong is None else [], 1):
         wrong = _wrong_fields(page, PAGE, f"page {i}")
         for j, block in enumerate(page["blocks"] if wrong is None else [], 1):
-            wrong = _wrong_fields(block, BLOCK, f"page {i}'s block {j}")
+            where = f"page {i}'s block {j}"
+            wrong = _wrong_fields(block, BLOCK, where)
+            for k, test in enumerate((block["tests"] or []) if wrong is None else [], 1):
+                wrong = _wrong_fields(test, TEST, f"{where}'s test {k}")
+                if wrong:
+                    break
             if wrong:
                 break
         if wrong:
             break
     return REASONS["damaged"].format(what=wrong) if wrong else None
-
-
-def file_name(student: str) -> str:
-    """The file a student's record downloads as: ``<name>-llm-cooperative-agents.json``."""
-    return f"{student}-{SITE}.json"
 
 
 def for_the_page(site_version: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -301,7 +302,7 @@ def for_the_page(site_version: str, pages: list[dict[str, Any]]) -> dict[str, An
                         "prefix": source.prefix,
                         "field": source.field,
                         "version": source.version,
-                        "json": source.json,
+                        "plain": source.plain,
                     }
                     for name, source in kind.record.fills.items()
                 },
