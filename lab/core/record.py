@@ -36,6 +36,7 @@ __all__ = [
     "VERSION",
     "Contribution",
     "Source",
+    "checked",
     "derive",
     "for_the_page",
     "refusal",
@@ -151,6 +152,20 @@ class Contribution:
             raise ValueError(f"a record contribution fills unknown fields: {sorted(unknown)}")
 
 
+def checked(storage: str, answers: str, items: str) -> Contribution:
+    """A graded lab's contribution: its answers under ``answers``, with the Checks and
+    the last verdicts ``shared/graded.js`` keeps beside them, graded item by item."""
+    return Contribution(
+        {
+            "answers": Source(storage, answers),
+            "verdicts": Source(storage, "verdicts"),
+            "attempts": Source(storage, "checks"),
+        },
+        graded=True,
+        items=items,
+    )
+
+
 def derive(block: Mapping[str, Any], items: int, graded: bool) -> dict[str, Any]:
     """The derived fields of a block whose kind filled the others (``items``: its count
     of graded items, 0 for a single-item kind). ``record.js`` applies the same rules.
@@ -188,22 +203,21 @@ def derive(block: Mapping[str, Any], items: int, graded: bool) -> dict[str, Any]
     return {"answered": answered, "right": right, "points": points, "max": most}
 
 
+#: JSON's type names of Python's values (``bool`` before ``int``: a bool is an int).
+_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return next((name for kind, name in _TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def _wrong_fields(value: Any, fields: Mapping[str, str], where: str) -> str | None:

@@ -195,21 +195,21 @@ def _pages_table(page: Page) -> Markup:
         None,
         *(el("th", {"scope": "col"}, name) for name in ("Page", "Covers", "Labs", "Time")),
     )
-    # Material's own tables scroll sideways in this wrapper (and get the scroll cue):
-    # on a phone the table scrolls rather than break its words.
-    return el(
-        "div",
-        {"class": "md-typeset__scrollwrap"},
+    return _scrolling(
         el(
-            "div",
-            {"class": "md-typeset__table"},
-            el(
-                "table",
-                {"class": "lesson-teachers__pages"},
-                el("thead", None, head),
-                el("tbody", None, *rows),
-            ),
-        ),
+            "table",
+            {"class": "lesson-teachers__pages"},
+            el("thead", None, head),
+            el("tbody", None, *rows),
+        )
+    )
+
+
+def _scrolling(table: Markup) -> Markup:
+    """``table`` in Material's own wrapper, which scrolls sideways (with the scroll cue):
+    on a phone a wide table scrolls rather than break its words."""
+    return el(
+        "div", {"class": "md-typeset__scrollwrap"}, el("div", {"class": "md-typeset__table"}, table)
     )
 
 
@@ -399,18 +399,12 @@ def _class_view() -> Markup:
                 " ",
                 button("clear", "Clear the class"),
             ),
-            el(
-                "div",
-                {"class": "md-typeset__scrollwrap"},
+            _scrolling(
                 el(
-                    "div",
-                    {"class": "md-typeset__table"},
-                    el(
-                        "table",
-                        {"class": "lesson-class__table", "data-record-class-table": True},
-                        el("caption", None, "The class"),
-                    ),
-                ),
+                    "table",
+                    {"class": "lesson-class__table", "data-record-class-table": True},
+                    el("caption", None, "The class"),
+                )
             ),
             el(
                 "div",
