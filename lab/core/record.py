@@ -245,6 +245,7 @@ REASONS: dict[str, str] = {
     "reads format {expected})",
     "damaged": "damaged: {what}",
     "duplicate": "the same student as {other} (one file per student): not loaded twice",
+    "unreadable": "unreadable: the browser could not read the file",
 }
 #: How much of a foreign site's name a refusal quotes.
 QUOTED_CHARACTERS = 80

@@ -151,7 +151,7 @@
     return `${name}-${FORMAT.site}.json`;
   }
 
-  /** `template` with its {name}s filled from `values`. */
+  /** The reason called `name` (lab/core/record.py's REASONS), its {name}s filled from `values`. */
   function reason(name, values = {}) {
     return FORMAT.reasons[name].replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
   }
@@ -346,6 +346,7 @@
     score,
     fileName,
     refusal,
+    reason,
     blockWords,
     workElement,
     element,
