@@ -35,7 +35,7 @@ from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
 from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.simulation.code_panel import highlighted
-from lesson_hooks.support.pages import MARKER, display_path, marker_lines
+from lesson_hooks.support.pages import MARKER, display_path, marker_lines, nav_titles
 
 WORDS_PER_MINUTE = 200
 # Minutes a reader spends on a lab block of each kind beyond its page's words, and
@@ -104,20 +104,8 @@ class PageInfo:
 _site: list[PageInfo] = []
 
 
-def _nav_titles(nav: Any) -> dict[str, str]:
-    titles: dict[str, str] = {}
-    for entry in nav or []:
-        if isinstance(entry, dict):
-            for title, target in entry.items():
-                if isinstance(target, str):
-                    titles[target] = title
-                else:
-                    titles |= _nav_titles(target)
-    return titles
-
-
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    titles = _nav_titles(config.nav)
+    titles = nav_titles(config.nav)
     _site.clear()
     for src_uri in titles:
         file = files.get_file_from_path(src_uri)
