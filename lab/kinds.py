@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from lab.core.record import Contribution, Source
+from lab.core.record import Contribution, Source, checked
 from lab.core.rpc import Call
 from lab.core.runner import Runner
 from lab.exercise import rpc as exercise_rpc
@@ -79,15 +79,7 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="Visual Lab",
         calls=graded_rpc.CALLS,
-        record=Contribution(
-            {
-                "answers": Source("mapping", "placements"),
-                "verdicts": Source("mapping", "verdicts"),
-                "attempts": Source("mapping", "checks"),
-            },
-            graded=True,
-            items="parts",
-        ),
+        record=checked("mapping", "placements", items="parts"),
     ),
     Kind(
         "quiz",
@@ -98,15 +90,7 @@ KINDS: tuple[Kind, ...] = (
         ids="site",
         noun="quiz",
         calls=graded_rpc.CALLS,
-        record=Contribution(
-            {
-                "answers": Source("quiz", "answers"),
-                "verdicts": Source("quiz", "verdicts"),
-                "attempts": Source("quiz", "checks"),
-            },
-            graded=True,
-            items="questions",
-        ),
+        record=checked("quiz", "answers", items="questions"),
     ),
     Kind(
         "experiment",
@@ -120,7 +104,7 @@ KINDS: tuple[Kind, ...] = (
         # A prediction, not a grade: it never counts in the score.
         record=Contribution(
             {
-                "prediction": Source("task", version=None, json=False),
+                "prediction": Source("task", version=None, plain=True),
                 "outcome": Source("task-run", "outcome", version=None),
                 "matched": Source("task-run", "matched", version=None),
             }

@@ -36,8 +36,8 @@ __all__ = [
     "VERSION",
     "Contribution",
     "Source",
+    "checked",
     "derive",
-    "file_name",
     "for_the_page",
     "refusal",
 ]
@@ -117,14 +117,14 @@ class Source:
 
     The stored text is JSON with a ``version`` (``version`` names which of the
     block's versions it must equal: ``"spec"``, ``"code"``), or plain text
-    (``json=False``). ``field`` is a dotted path into the JSON (``progress.hints``);
+    (``plain=True``). ``field`` is a dotted path into the JSON (``progress.hints``);
     ``None`` takes the stored text itself.
     """
 
     storage: str
     field: str | None = None
     version: str | None = "spec"
-    json: bool = True
+    plain: bool = False
 
     @property
     def prefix(self) -> str:
@@ -150,6 +150,20 @@ class Contribution:
         unknown = set(self.fills) - set(FILLABLE)
         if unknown:
             raise ValueError(f"a record contribution fills unknown fields: {sorted(unknown)}")
+
+
+def checked(storage: str, answers: str, items: str) -> Contribution:
+    """A graded lab's contribution: its answers under ``answers``, with the Checks and
+    the last verdicts ``shared/graded.js`` keeps beside them, graded item by item."""
+    return Contribution(
+        {
+            "answers": Source(storage, answers),
+            "verdicts": Source(storage, "verdicts"),
+            "attempts": Source(storage, "checks"),
+        },
+        graded=True,
+        items=items,
+    )
 
 
 def derive(block: Mapping[str, Any], items: int, graded: bool) -> dict[str, Any]:
@@ -189,22 +203,21 @@ def derive(block: Mapping[str, Any], items: int, graded: bool) -> dict[str, Any]
     return {"answered": answered, "right": right, "points": points, "max": most}
 
 
+#: JSON's type names of Python's values (``bool`` before ``int``: a bool is an int).
+_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return next((name for kind, name in _TYPES if isinstance(value, kind)), type(value).__name__)
 
 
 def _wrong_fields(value: Any, fields: Mapping[str, str], where: str) -> str | None:
@@ -232,6 +245,7 @@ REASONS: dict[str, str] = {
     "reads format {expected})",
     "damaged": "damaged: {what}",
     "duplicate": "the same student as {other} (one file per student): not loaded twice",
+    "unreadable": "unreadable: the browser could not read the file",
 }
 #: How much of a foreign site's name a refusal quotes.
 QUOTED_CHARACTERS = 80
@@ -258,21 +272,23 @@ def refusal(text: str, size: int | None = None) -> str | None:
     if _type_name(version) == "integer" and version != VERSION:
         reason = "newer" if version > VERSION else "older"
         return REASONS[reason].format(version=version, expected=VERSION)
-    wrong = _wrong_fields(record, RECORD, "the record")
+    wrong = _wrong_fields(record, RECORD, "the record") or _wrong_fields(
+        record["score"], SCORE, "the record's score"
+    )
     for i, page in enumerate(record["pages"] if wrong is None else [], 1):
         wrong = _wrong_fields(page, PAGE, f"page {i}")
         for j, block in enumerate(page["blocks"] if wrong is None else [], 1):
-            wrong = _wrong_fields(block, BLOCK, f"page {i}'s block {j}")
+            where = f"page {i}'s block {j}"
+            wrong = _wrong_fields(block, BLOCK, where)
+            for k, test in enumerate((block["tests"] or []) if wrong is None else [], 1):
+                wrong = _wrong_fields(test, TEST, f"{where}'s test {k}")
+                if wrong:
+                    break
             if wrong:
                 break
         if wrong:
             break
     return REASONS["damaged"].format(what=wrong) if wrong else None
-
-
-def file_name(student: str) -> str:
-    """The file a student's record downloads as: ``<name>-llm-cooperative-agents.json``."""
-    return f"{student}-{SITE}.json"
 
 
 def for_the_page(site_version: str, pages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -301,7 +317,7 @@ def for_the_page(site_version: str, pages: list[dict[str, Any]]) -> dict[str, An
                         "prefix": source.prefix,
                         "field": source.field,
                         "version": source.version,
-                        "json": source.json,
+                        "plain": source.plain,
                     }
                     for name, source in kind.record.fills.items()
                 },

@@ -34,7 +34,7 @@ from lab.exercise.grade import signature
 from lab.kinds import KINDS
 from lab.sim.user_code import code_version
 from lesson_hooks.fences import sitewide
-from lesson_hooks.support.pages import display_path
+from lesson_hooks.support.pages import display_path, nav_titles
 from lesson_hooks.support.paths import PYPROJECT, RECORD_DIR
 
 FORMAT_SCRIPT = f"{RECORD_DIR}/format.js"
@@ -102,23 +102,10 @@ def describe(kind: str, block: Any) -> dict[str, Any]:
     )
 
 
-def nav_pages(nav: Any) -> list[tuple[str, str]]:
-    """(title, src_uri) of every page in the nav, in order."""
-    found: list[tuple[str, str]] = []
-    for entry in nav or []:
-        if isinstance(entry, dict):
-            for title, target in entry.items():
-                if isinstance(target, str):
-                    found.append((title, target))
-                else:
-                    found.extend(nav_pages(target))
-    return found
-
-
 def site_pages(files: Files, config: MkDocsConfig) -> list[dict[str, Any]]:
     """Each nav page with blocks a record covers: its URL, title and those blocks."""
     pages = []
-    for title, src_uri in nav_pages(config.nav):
+    for src_uri, title in nav_titles(config.nav).items():
         file = files.get_file_from_path(src_uri)
         if file is None or not file.is_documentation_page():
             continue
@@ -181,7 +168,8 @@ def panel() -> Markup:
             "aria-labelledby": "lesson-record-title",
             "hidden": True,
         },
-        el("h2", {"id": "lesson-record-title"}, "Your work"),
+        # A region named by its title, not a heading: the lesson's headings are its text's.
+        el("p", {"class": "lesson-record__title", "id": "lesson-record-title"}, "Your work"),
         el(
             "p",
             None,
@@ -205,7 +193,7 @@ def panel() -> Markup:
                 },
             ),
         ),
-        el("h3", {"id": "lesson-record-holds"}, "What the file holds"),
+        el("p", {"class": "lesson-record__holds"}, "What the file holds:"),
         el("div", {"class": "lesson-record__summary", "data-record-summary": True}),
         el(
             "p",

@@ -35,7 +35,7 @@ from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
 from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.simulation.code_panel import highlighted
-from lesson_hooks.support.pages import MARKER, display_path, marker_lines
+from lesson_hooks.support.pages import MARKER, display_path, marker_lines, nav_titles
 
 WORDS_PER_MINUTE = 200
 # Minutes a reader spends on a lab block of each kind beyond its page's words, and
@@ -43,7 +43,7 @@ WORDS_PER_MINUTE = 200
 LAB_MINUTES = {kind.name: kind.minutes for kind in KINDS}
 LAB_NAMES = {kind.name: kind.title for kind in KINDS}
 # Pages a reader consults rather than reads through: listed, not in the total.
-REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "teachers.md")
+REFERENCE_PAGES = ("index.md", "references.md", "glossary.md", "my-work.md", "teachers.md")
 MARKERS = (
     "pages",
     "total-time",
@@ -104,20 +104,8 @@ class PageInfo:
 _site: list[PageInfo] = []
 
 
-def _nav_titles(nav: Any) -> dict[str, str]:
-    titles: dict[str, str] = {}
-    for entry in nav or []:
-        if isinstance(entry, dict):
-            for title, target in entry.items():
-                if isinstance(target, str):
-                    titles[target] = title
-                else:
-                    titles |= _nav_titles(target)
-    return titles
-
-
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    titles = _nav_titles(config.nav)
+    titles = nav_titles(config.nav)
     _site.clear()
     for src_uri in titles:
         file = files.get_file_from_path(src_uri)
@@ -195,21 +183,21 @@ def _pages_table(page: Page) -> Markup:
         None,
         *(el("th", {"scope": "col"}, name) for name in ("Page", "Covers", "Labs", "Time")),
     )
-    # Material's own tables scroll sideways in this wrapper (and get the scroll cue):
-    # on a phone the table scrolls rather than break its words.
-    return el(
-        "div",
-        {"class": "md-typeset__scrollwrap"},
+    return _scrolling(
         el(
-            "div",
-            {"class": "md-typeset__table"},
-            el(
-                "table",
-                {"class": "lesson-teachers__pages"},
-                el("thead", None, head),
-                el("tbody", None, *rows),
-            ),
-        ),
+            "table",
+            {"class": "lesson-teachers__pages"},
+            el("thead", None, head),
+            el("tbody", None, *rows),
+        )
+    )
+
+
+def _scrolling(table: Markup) -> Markup:
+    """``table`` in Material's own wrapper, which scrolls sideways (with the scroll cue):
+    on a phone a wide table scrolls rather than break its words."""
+    return el(
+        "div", {"class": "md-typeset__scrollwrap"}, el("div", {"class": "md-typeset__table"}, table)
     )
 
 
@@ -220,8 +208,8 @@ def _rule() -> Markup:
         {"class": "lesson-teachers__rule"},
         f"How the times are measured: a page's words at {WORDS_PER_MINUTE} a minute, plus, "
         f"for each lab on it: {labs}; rounded up. The total, about {total_minutes()} min, is "
-        "the pages read through (the home page, the references and the glossary are consulted, "
-        "not counted).",
+        "the pages read through (the home page, the references, the glossary and My Work are "
+        "consulted, not counted).",
     )
 
 
@@ -399,18 +387,12 @@ def _class_view() -> Markup:
                 " ",
                 button("clear", "Clear the class"),
             ),
-            el(
-                "div",
-                {"class": "md-typeset__scrollwrap"},
+            _scrolling(
                 el(
-                    "div",
-                    {"class": "md-typeset__table"},
-                    el(
-                        "table",
-                        {"class": "lesson-class__table", "data-record-class-table": True},
-                        el("caption", None, "The class"),
-                    ),
-                ),
+                    "table",
+                    {"class": "lesson-class__table", "data-record-class-table": True},
+                    el("caption", None, "The class"),
+                )
             ),
             el(
                 "div",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
@@ -28,3 +29,16 @@ def display_path(file: File, config: MkDocsConfig) -> str:
         except ValueError:
             pass
     return f"{Path(config.docs_dir).name}/{file.src_uri}"
+
+
+def nav_titles(nav: Any) -> dict[str, str]:
+    """Each page of the nav (``config.nav``) by its ``src_uri``: its title there, in order."""
+    titles: dict[str, str] = {}
+    for entry in nav or []:
+        if isinstance(entry, dict):
+            for title, target in entry.items():
+                if isinstance(target, str):
+                    titles[target] = title
+                else:
+                    titles |= nav_titles(target)
+    return titles

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -84,7 +85,9 @@ def test_every_right_answer_by_mouse_and_keyboard_scores_full_marks(page: Page) 
     expect(quiz.locator("[data-lab-announcer]")).to_have_text(
         "Cleared. Every answer is unselected."
     )
-    assert page.evaluate("(key) => localStorage.getItem(key)", STORAGE_KEY) is None
+    # The answers are forgotten; the Checks made stay, for the learner record's attempts.
+    saved = json.loads(page.evaluate("(key) => localStorage.getItem(key)", STORAGE_KEY))
+    assert saved["answers"] is None and saved["checks"] == 1 and "verdicts" not in saved
 
 
 ROUNDS = max(len(q["options"]) for q in QUESTIONS)

@@ -309,13 +309,14 @@ def test_the_class_view_by_keyboard_and_axe_with_a_class_loaded(page: Page, tmp_
         done["student"] = name
         done["score"]["points"] = i
         (tmp_path / f"{name}.json").write_text(json.dumps(done), encoding="utf-8")
+    view = page.locator("[data-record-class]")
+    expect(view).to_have_attribute("data-record-class-state", "empty")  # set up
     picker = page.get_by_label(FILES)
     picker.focus()
     expect(picker).to_be_focused()
     with page.expect_file_chooser() as chooser:
         page.keyboard.press("Space")
     chooser.value.set_files([tmp_path / f"{name}.json" for name in names])
-    view = page.locator("[data-record-class]")
     expect(view.locator("[data-record-class-status]")).to_contain_text("3 students")
     # Tab from the picker reaches the CSV button, Clear, then the sort buttons.
     sort = view.get_by_role("button", name="Student", exact=True)

@@ -17,6 +17,7 @@ PROJECT = (
     "lesson_hooks",
     "lab",
     "package-lock.json",
+    "pyproject.toml",  # the site's version, which a learner record carries
 )
 
 

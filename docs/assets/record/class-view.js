@@ -195,7 +195,7 @@
         try {
           text = await file.text();
         } catch {
-          return "unreadable: the browser could not read the file";
+          return Record.reason("unreadable");
         }
       }
       const why = Record.refusal(text, file.size);
@@ -203,7 +203,7 @@
       const record = JSON.parse(text);
       const name = record.student.trim();
       const same = this.#students.find((s) => s.name.trim().toLowerCase() === name.toLowerCase());
-      if (same) return FORMAT.reasons.duplicate.replace("{other}", `${shown(same.file)}`);
+      if (same) return Record.reason("duplicate", { other: shown(same.file) });
       this.#students.push({ name: record.student, file: file.name, record });
       return null;
     }

@@ -35,11 +35,7 @@
   function summarize(box, record, name) {
     const doc = box.ownerDocument;
     const lines = doc.createElement("ul");
-    const line = (content) => {
-      const item = doc.createElement("li");
-      item.textContent = content;
-      lines.append(item);
-    };
+    const line = (content) => lines.append(Record.element(doc, "li", content));
     const file = name ? Record.fileName(name) : "(type your name first)";
     line(`The file: ${file}, with your name as you typed it.`);
     const { points, max } = record.score;
@@ -111,8 +107,8 @@
         Record.saveFile(document, `${JSON.stringify(record, null, 2)}\n`, file, "application/json");
         status.textContent = `Downloaded ${file}: your browser keeps it with its downloads.`;
       } else if (action === "print") {
-        const title = printBox.ownerDocument.createElement("h2");
-        title.textContent = `${name()}'s work on ${document.title.split(" - ").at(-1)}`;
+        const site = document.title.split(" - ").at(-1);
+        const title = Record.element(document, "h2", `${name()}'s work on ${site}`);
         printBox.replaceChildren(title, Record.workElement(record));
         ROOT.dataset.lessonPrint = "work";
         print();

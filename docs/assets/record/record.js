@@ -44,7 +44,7 @@
     const expected = source.version ? block.versions[source.version] : null;
     for (const [key, text] of stored) {
       if (!key.startsWith(source.prefix) || !key.endsWith(`:${block.id}`)) continue;
-      if (!source.json) return source.field ? undefined : text;
+      if (source.plain) return source.field ? undefined : text;
       let saved;
       try {
         saved = JSON.parse(text);
@@ -151,7 +151,7 @@
     return `${name}-${FORMAT.site}.json`;
   }
 
-  /** `template` with its {name}s filled from `values`. */
+  /** The reason called `name` (lab/core/record.py's REASONS), its {name}s filled from `values`. */
   function reason(name, values = {}) {
     return FORMAT.reasons[name].replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
   }
@@ -193,12 +193,20 @@
       return reason(record.version > FORMAT.version ? "newer" : "older", values);
     }
     const { fields } = FORMAT;
-    let wrong = wrongFields(record, fields.record, "the record");
+    let wrong =
+      wrongFields(record, fields.record, "the record") ??
+      wrongFields(record.score, fields.score, "the record's score");
     for (let i = 0; !wrong && i < record.pages.length; i += 1) {
       const page = record.pages[i];
       wrong = wrongFields(page, fields.page, `page ${i + 1}`);
       for (let j = 0; !wrong && j < page.blocks.length; j += 1) {
-        wrong = wrongFields(page.blocks[j], fields.block, `page ${i + 1}'s block ${j + 1}`);
+        const block = page.blocks[j];
+        const where = `page ${i + 1}'s block ${j + 1}`;
+        wrong = wrongFields(block, fields.block, where);
+        const tests = wrong ? [] : (block.tests ?? []);
+        for (let k = 0; !wrong && k < tests.length; k += 1) {
+          wrong = wrongFields(tests[k], fields.test, `${where}'s test ${k + 1}`);
+        }
       }
     }
     return wrong ? reason("damaged", { what: wrong }) : null;
@@ -338,6 +346,7 @@
     score,
     fileName,
     refusal,
+    reason,
     blockWords,
     workElement,
     element,

@@ -252,6 +252,12 @@ FILES: list[tuple[str, int | None, str | None]] = [
         None,
         "damaged: page 1's block 1's 'right' is not boolean or null",
     ),
+    (broken(lambda r: r["score"].pop("max")), None, "damaged: the record's score has no 'max'"),
+    (
+        broken(lambda r: r["pages"][0]["blocks"][0].update(tests=[{"n": 1, "passed": True}])),
+        None,
+        "damaged: page 1's block 1's test 1 has no 'hidden'",
+    ),
     (broken(lambda r: r.update(student="<script>x</script>" * 1000)), None, None),
 ]
 
