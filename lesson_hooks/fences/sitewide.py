@@ -27,6 +27,7 @@ The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from html.parser import HTMLParser
 from importlib import import_module
@@ -221,3 +222,24 @@ def link_stylesheets(output: str, page: MkDocsPage) -> str:
         raise PluginError(f"{page.file.src_uri}: no </head> to link the labs' stylesheets from.")
     tags = "".join(f'<link rel="stylesheet" href="{href}">\n' for href in links)
     return output.replace("</head>", f"{tags}</head>", 1)
+
+
+def check_built(page: MkDocsPage, html: str) -> None:
+    """:func:`leave` for a generator that renders the blocks out of this module's sight
+    (Zensical, through lesson_hooks/pipeline): every block of the page is a lab in its
+    built ``html``, counted by kind, and the page links each kind's stylesheet."""
+    fences = _pages.get(page.file.src_uri, [])
+    _kinds[page.file.src_uri] = list(dict.fromkeys(f.name.removeprefix("lab-") for f in fences))
+    for name in dict.fromkeys(f.name for f in fences):
+        mine = [f for f in fences if f.name == name]
+        # A lab's element says its kind: data-lab="<kind>" (a worked example: data-lab-<kind>).
+        kind = re.escape(name.removeprefix("lab-"))
+        made = len(re.findall(rf'\sdata-lab(?:="{kind}"|-{kind}(?=[\s>=]))', html))
+        if made < len(mine):
+            fence = mine[made]
+            raise fence.error(
+                fence.line,
+                f"the ```{fence.name} block was not rendered as a lab: the built page holds "
+                f"{made} of its page's {len(mine)}. Indent its opening fence, its body and its "
+                "closing fence like the text around them.",
+            )
