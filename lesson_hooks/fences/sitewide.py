@@ -224,10 +224,11 @@ def link_stylesheets(output: str, page: MkDocsPage) -> str:
     return output.replace("</head>", f"{tags}</head>", 1)
 
 
-def check_built(page: MkDocsPage, html: str) -> None:
+def built(page: MkDocsPage, html: str) -> str:
     """:func:`leave` for a generator that renders the blocks out of this module's sight
     (Zensical, through lesson_hooks/pipeline): every block of the page is a lab in its
-    built ``html``, counted by kind, and the page links each kind's stylesheet."""
+    built ``html``, counted by kind; the page links each kind's stylesheet; the graded
+    blocks' spec links, written from the site's root, become relative to the page."""
     fences = _pages.get(page.file.src_uri, [])
     _kinds[page.file.src_uri] = list(dict.fromkeys(f.name.removeprefix("lab-") for f in fences))
     for name in dict.fromkeys(f.name for f in fences):
@@ -243,3 +244,4 @@ def check_built(page: MkDocsPage, html: str) -> None:
                 f"{made} of its page's {len(mine)}. Indent its opening fence, its body and its "
                 "closing fence like the text around them.",
             )
+    return Graded.relink(html, page.url)

@@ -42,8 +42,8 @@ INSTEAD: dict[tuple[str, str], str] = {
     # front matter carries it escaped (outside.front_matter).
     ("lesson_hooks/build/descriptions.py", "on_page_context"): "front matter, escaped",
     # The blocks render in Zensical's process, out of this hook's sight: the built
-    # page's HTML is checked instead (sitewide.check_built).
-    ("lesson_hooks/fences/hook.py", "on_page_content"): "sitewide.check_built",
+    # page's HTML is checked instead (sitewide.built).
+    ("lesson_hooks/fences/hook.py", "on_page_content"): "sitewide.built",
 }
 
 

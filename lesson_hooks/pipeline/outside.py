@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -88,7 +88,7 @@ _Dumper.add_representer(
 def read_yaml(path: Path) -> dict[str, Any]:
     """``mkdocs.yml`` as written: its ``!ENV`` values read, its ``!!python/name`` kept."""
     with path.open(encoding="utf-8") as source:
-        return yaml.load(source, Loader=_Loader)  # noqa: S506 (a SafeLoader)
+        return yaml.load(source, Loader=_Loader)  # a SafeLoader with two tags more
 
 
 def _plugin_name(entry: Any) -> str:
@@ -163,6 +163,26 @@ def front_matter(meta: dict[str, Any]) -> str:
     return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n"
 
 
+class _FromSource:
+    """A page as its Markdown hooks see it here: its URL is its source file's folder.
+
+    Zensical rewrites every relative link of a page's HTML, raw HTML included, as
+    relative to the page's source file (MkDocs leaves raw HTML alone), so the links
+    a hook writes into the Markdown (the teacher's page's) are written from there.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._page, name)
+
+    @property
+    def url(self) -> str:
+        folder = PurePosixPath(self._page.file.src_uri).parent.as_posix()
+        return "" if folder == "." else f"{folder}/"
+
+
 def stage(config_file: Path, folder: Path) -> Staged:
     """Run the hooks' events before the generator and write what they made to ``folder``."""
     config = load_config(str(config_file), site_dir=str(folder / "site"))
@@ -190,7 +210,12 @@ def stage(config_file: Path, folder: Path) -> Staged:
             page = file.page if isinstance(file.page, Page) else Page(None, file, config)
             page.read_source(config)
             markdown = events.run(
-                config, "on_page_markdown", page.markdown, page=page, config=config, files=files
+                config,
+                "on_page_markdown",
+                page.markdown,
+                page=_FromSource(page),
+                config=config,
+                files=files,
             )
             custom.leave()  # the blocks render in the generator's process, not here
             target.write_text(front_matter(page.meta) + markdown, encoding="utf-8")
@@ -246,7 +271,7 @@ def finish(staged: Staged, site_dir: Path) -> None:
         content = events.run(
             config, "on_page_content", article[2], page=page, config=config, files=files
         )
-        sitewide.check_built(page, content)
+        content = sitewide.built(page, content)
         outputs[page.file.dest_uri] = html[: article.start(2)] + content + html[article.end(2) :]
     events.run(config, "on_env", None, config=config, files=files)
     for page in staged.pages:
