@@ -69,7 +69,8 @@ def mkdocs_build(
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     if site_url:
         env["SITE_URL"] = site_url
-    command = [sys.executable, "-m", "lesson_hooks.pipeline", "-f", str(config), "-d", str(site_dir)]
+    command = [sys.executable, "-m", "lesson_hooks.pipeline", "-f", str(config)]
+    command += ["-d", str(site_dir)]
     if zensical:
         command.append("--zensical")
     if not strict:
