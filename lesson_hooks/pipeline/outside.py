@@ -86,9 +86,21 @@ _Dumper.add_representer(
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
-    """``mkdocs.yml`` as written: its ``!ENV`` values read, its ``!!python/name`` kept."""
+    """``mkdocs.yml`` as written: its ``!ENV`` values read, its ``!!python/name`` kept,
+    the file it names in ``INHERIT`` merged under it as MkDocs merges it."""
     with path.open(encoding="utf-8") as source:
-        return yaml.load(source, Loader=_Loader)  # a SafeLoader with two tags more
+        data = yaml.load(source, Loader=_Loader) or {}  # a SafeLoader with two tags more
+    parent = data.pop("INHERIT", None)
+    return _merged(read_yaml(path.parent / parent), data) if parent else data
+
+
+def _merged(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``child`` over ``parent``: mappings merged key by key, anything else replaced."""
+    out = dict(parent)
+    for key, value in child.items():
+        both = isinstance(value, dict) and isinstance(out.get(key), dict)
+        out[key] = _merged(out[key], value) if both else value
+    return out
 
 
 def _plugin_name(entry: Any) -> str:
