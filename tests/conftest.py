@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 class BuiltSite:
     dir: Path
     url: str  # ends with "/"
+    #: Set, the site's server drops every connection, as when the network is down.
+    network_off: threading.Event | None = None
 
 
 def mkdocs_build(
@@ -106,6 +109,6 @@ def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSit
         if result.returncode != 0:
             pytest.fail(f"the Zensical build failed:\n{result.stdout}\n{result.stderr}")
         server.start()
-        yield BuiltSite(dir=site_dir, url=server.url)
+        yield BuiltSite(dir=site_dir, url=server.url, network_off=server.network_off)
     finally:
         server.close()
