@@ -24,6 +24,7 @@ Zensical's offline mode loads a shim from a CDN.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -31,6 +32,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 from mkdocs.config import load_config
@@ -41,6 +43,7 @@ from mkdocs.structure.nav import get_navigation
 from mkdocs.structure.pages import Page
 from yaml_env_tag import construct_env_tag
 
+from lab.core.links import SETTINGS
 from lesson_hooks.build.descriptions import escaped
 from lesson_hooks.build.offline_copy import copy_for_disk
 from lesson_hooks.fences import custom, sitewide
@@ -299,8 +302,37 @@ def finish(staged: Staged, site_dir: Path) -> None:
                 config, "on_post_template", text, template_name=template, config=config
             )
             path.write_text(output, encoding="utf-8")
+    check_anchors(site_dir, outputs)
     events.run(config, "on_post_build", config=config)
     events.run(config, "on_shutdown")
+
+
+_HREF = re.compile(r'<a\b[^>]*?\shref="([^"#]*)#([^"]+)"')
+_ID = re.compile(r'\s(?:id|name)="([^"]+)"')
+
+
+def check_anchors(site_dir: Path, outputs: dict[str, str]) -> None:
+    """Every link of a page's article to an anchor of the site's pages finds it.
+
+    Zensical's own check is off (:func:`generator_config`: it would miss the labs'
+    ids), so this one runs over the finished pages, labs and all.
+    """
+    ids = {dest: set(_ID.findall(html)) for dest, html in outputs.items()}
+    problems = []
+    for dest, html in outputs.items():
+        article = ARTICLE.search(html)
+        for target, anchor in _HREF.findall(article[2] if article else ""):
+            if "//" in target or target.startswith(("mailto:", "/")):
+                continue
+            page = posixpath.normpath(posixpath.join(posixpath.dirname(dest), unquote(target)))
+            page = f"{page}/index.html" if not page.endswith(".html") else page
+            page = page.removeprefix("./")
+            # A lab's settings link (#lab-id?settings) names the lab's id.
+            anchor = unquote(anchor).partition(SETTINGS)[0]
+            if page in ids and anchor not in ids[page]:
+                problems.append(f"{dest}: a link to '{target}#{anchor}' finds no such anchor.")
+    if problems:
+        raise PluginError("\n".join(problems))
 
 
 def build(

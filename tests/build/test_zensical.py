@@ -181,3 +181,11 @@ def test_a_broken_lab_block_fails_either_build_at_its_line(tmp_path: Path, zensi
     project = scratch_site(tmp_path, {"index.md": QUIZ})
     result = mkdocs_build(project / "mkdocs.yml", project / "site", zensical=zensical)
     build_fails_at(result, "docs/index.md", line_of(QUIZ, "feedbak:"), "unknown key 'feedbak'")
+
+
+@pytest.mark.parametrize("zensical", [False, True], ids=["mkdocs", "zensical"])
+def test_a_link_to_a_missing_anchor_fails_either_build(tmp_path: Path, zensical: bool) -> None:
+    project = scratch_site(tmp_path, {"index.md": "# Page\n\nSee [the lab](#no-such-lab).\n"})
+    result = mkdocs_build(project / "mkdocs.yml", project / "site", zensical=zensical)
+    assert result.returncode != 0
+    assert "#no-such-lab" in result.stdout + result.stderr
