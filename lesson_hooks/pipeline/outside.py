@@ -35,6 +35,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import yaml
+from markupsafe import escape
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -44,8 +45,6 @@ from mkdocs.structure.pages import Page
 from yaml_env_tag import construct_env_tag
 
 from lab.core.links import SETTINGS
-from lesson_hooks.build.descriptions import escaped
-from lesson_hooks.build.offline_copy import copy_for_disk
 from lesson_hooks.fences import custom, sitewide
 from lesson_hooks.pipeline import events
 
@@ -172,7 +171,7 @@ def front_matter(meta: dict[str, Any]) -> str:
     """
     meta = {key: str(v) if isinstance(v, str) else v for key, v in meta.items()}
     if "description" in meta:
-        meta["description"] = str(escaped(meta["description"]))
+        meta["description"] = str(escape(meta["description"]))
     if not meta:
         return ""
     return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n"
@@ -201,7 +200,9 @@ class _FromSource:
 def stage(config_file: Path, folder: Path) -> Staged:
     """Run the hooks' events before the generator and write what they made to ``folder``."""
     config = load_config(str(config_file), site_dir=str(folder / "site"))
-    if copy_for_disk(config):
+    # No hook file is imported (tests/unit/test_layout.py): offline_copy.py's test, inline.
+    offline = config.plugins.get("material/offline")
+    if offline and offline.config.enabled:
         raise PluginError(
             "The downloadable copy (OFFLINE=true) is built by MkDocs only (./dev zip): "
             "Zensical's offline mode loads its search shim from a CDN."
