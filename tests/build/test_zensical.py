@@ -183,9 +183,9 @@ def test_a_broken_lab_block_fails_either_build_at_its_line(tmp_path: Path, zensi
     build_fails_at(result, "docs/index.md", line_of(QUIZ, "feedbak:"), "unknown key 'feedbak'")
 
 
-@pytest.mark.parametrize("zensical", [False, True], ids=["mkdocs", "zensical"])
-def test_a_link_to_a_missing_anchor_fails_either_build(tmp_path: Path, zensical: bool) -> None:
+def test_a_link_to_a_missing_anchor_fails_the_zensical_build(tmp_path: Path) -> None:
+    # Zensical's own check is off (it cannot see the labs' ids): the pipeline's runs.
     project = scratch_site(tmp_path, {"index.md": "# Page\n\nSee [the lab](#no-such-lab).\n"})
-    result = mkdocs_build(project / "mkdocs.yml", project / "site", zensical=zensical)
+    result = mkdocs_build(project / "mkdocs.yml", project / "site", zensical=True)
     assert result.returncode != 0
     assert "#no-such-lab" in result.stdout + result.stderr
