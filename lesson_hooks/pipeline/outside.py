@@ -186,10 +186,13 @@ class _FromSource:
     """
 
     def __init__(self, page: Page) -> None:
-        self._page = page
+        object.__setattr__(self, "_page", page)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._page, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._page, name, value)  # what a hook sets (page.meta = …) is the page's
 
     @property
     def url(self) -> str:
