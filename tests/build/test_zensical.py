@@ -17,6 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from tests.build.test_fences_build import quiz
 from tests.conftest import BuiltSite, mkdocs_build
 from tests.support.html import Node, parse
 from tests.support.located import build_fails_at, line_of
@@ -157,23 +158,7 @@ def test_the_zensical_site_ships_finished_math_and_the_runtime(zensical_site: Bu
             assert "unpkg.com" not in text and "jsdelivr" not in text, path
 
 
-QUIZ = """\
-# Page
-
-```lab-quiz
-id: broken
-prompt: Answer, then press Check.
-questions:
-  - text: Do the agents share one reward?
-    explanation: Cooperation means one shared reward.
-    options:
-      - text: "Yes."
-        correct: true
-        feedbak: Both are scored on the joint output.
-      - text: "No."
-        feedback: Each would then have its own.
-```
-"""
+QUIZ = "# Page\n\n" + quiz("broken", feedback_key="feedbak")
 
 
 @pytest.mark.parametrize("zensical", [False, True], ids=["mkdocs", "zensical"])
