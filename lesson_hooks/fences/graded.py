@@ -25,7 +25,7 @@ from lesson_hooks.fences.base import Fence, Page
 from lesson_hooks.fences.custom import LabFence
 
 G = TypeVar("G", bound="Graded")
-#: A graded block's link to its spec, in its markup (:func:`graded_root`).
+#: A graded block's link to its spec, in its markup (:func:`shell`).
 _SPEC_LINK = re.compile(r'(\sdata-lab-spec=)"([^"]*)"')
 
 

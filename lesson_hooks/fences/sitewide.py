@@ -19,7 +19,9 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
 - before that (:func:`check_config`), ``mkdocs.yml``'s ``custom_fences`` must
   register each kind's formatter, in :data:`lab.kinds.KINDS`' order;
 - after each page is written (:func:`link_stylesheets`), the stylesheet of
-  each kind on it is linked from its head.
+  each kind on it is linked from its head;
+- under Zensical, which renders the blocks in its own process, the build's
+  pipeline checks each built page with :func:`built` instead of :func:`leave`.
 
 The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
 (``Kind.fence``), which holds its ``FENCE``.
