@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 class BuiltSite:
     dir: Path
     url: str  # ends with "/"
+    #: Set, the site's server drops every connection, as when the network is down.
+    network_off: threading.Event | None = None
 
 
 def mkdocs_build(
@@ -57,8 +60,11 @@ def mkdocs_build(
     site_url: str | None = None,
     strict: bool = True,
     env: dict[str, str] | None = None,
+    zensical: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build`` the way a contributor does (``env``: more variables, e.g. OFFLINE).
+    """Build the site the way a contributor does, through the build's entry point
+    (``python -m lesson_hooks.pipeline``, as ``./dev build``): with MkDocs, or with
+    Zensical (``zensical``). ``env``: more variables, e.g. OFFLINE.
 
     It runs in the config's folder, as ``./dev build`` runs in the project's:
     the snippets' ``base_path`` in ``mkdocs.yml`` is relative to where the build runs.
@@ -66,9 +72,12 @@ def mkdocs_build(
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     if site_url:
         env["SITE_URL"] = site_url
-    command = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
-    if strict:
-        command.append("--strict")
+    command = [sys.executable, "-m", "lesson_hooks.pipeline", "-f", str(config)]
+    command += ["-d", str(site_dir)]
+    if zensical:
+        command.append("--zensical")
+    if not strict:
+        command.append("--no-strict")
     return subprocess.run(
         command, env=env, cwd=config.parent, capture_output=True, text=True, check=False
     )
@@ -85,5 +94,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
             pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
         server.start()
         yield BuiltSite(dir=site_dir, url=server.url)
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
+    """The site built by Zensical (``./dev build --zensical``) and served like :func:`site`."""
+    site_dir = tmp_path_factory.mktemp("zensical") / "site"
+    site_dir.mkdir()
+    server = StaticServer(site_dir)
+    try:
+        result = mkdocs_build(ROOT / "mkdocs.yml", site_dir, site_url=server.url, zensical=True)
+        if result.returncode != 0:
+            pytest.fail(f"the Zensical build failed:\n{result.stdout}\n{result.stderr}")
+        server.start()
+        yield BuiltSite(dir=site_dir, url=server.url, network_off=server.network_off)
     finally:
         server.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,6 +25,8 @@ from lesson_hooks.fences.base import Fence, Page
 from lesson_hooks.fences.custom import LabFence
 
 G = TypeVar("G", bound="Graded")
+#: A graded block's link to its spec, in its markup (:func:`shell`).
+_SPEC_LINK = re.compile(r'(\sdata-lab-spec=)"([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,12 @@ class Graded:
     def spec_url(self, page: Page) -> str:
         """The spec's URL as ``page`` reaches it."""
         return get_relative_url(self.spec_path, page.url)
+
+    @staticmethod
+    def relink(html: str, page_url: str) -> str:
+        """``html``'s spec links, written from the site's root by blocks rendered with no
+        page in hand (under Zensical), made relative to the page at ``page_url``."""
+        return _SPEC_LINK.sub(lambda m: f'{m[1]}"{get_relative_url(m[2], page_url)}"', html)
 
     def spec_file(self, config: MkDocsConfig) -> File:
         """The spec as a file of the built site."""

@@ -21,7 +21,9 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
 - before that (:func:`check_config`), ``mkdocs.yml``'s ``custom_fences`` must
   register each kind's formatter, in :data:`lab.kinds.KINDS`' order;
 - after each page is written (:func:`link_stylesheets`), the stylesheet of
-  each kind on it is linked from its head.
+  each kind on it is linked from its head;
+- under Zensical, which renders the blocks in its own process, the build's
+  pipeline checks each built page with :func:`built` instead of :func:`leave`.
 
 The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
 (``Kind.fence``), which holds its ``FENCE``.
@@ -29,6 +31,7 @@ The kinds come from :data:`lab.kinds.KINDS`: each declares its fence module
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
 from importlib import import_module
@@ -263,3 +266,26 @@ def link_stylesheets(output: str, page: MkDocsPage) -> str:
         raise PluginError(f"{page.file.src_uri}: no </head> to link the labs' stylesheets from.")
     tags = "".join(f'<link rel="stylesheet" href="{href}">\n' for href in links)
     return output.replace("</head>", f"{tags}</head>", 1)
+
+
+def built(page: MkDocsPage, html: str) -> str:
+    """:func:`leave` for a generator that renders the blocks out of this module's sight
+    (Zensical, through lesson_hooks/pipeline): every block of the page is a lab in its
+    built ``html``, counted by kind; the page links each kind's stylesheet; the graded
+    blocks' spec links, written from the site's root, become relative to the page."""
+    fences = _pages.get(page.file.src_uri, [])
+    _kinds[page.file.src_uri] = list(dict.fromkeys(f.name.removeprefix("lab-") for f in fences))
+    for name in dict.fromkeys(f.name for f in fences):
+        mine = [f for f in fences if f.name == name]
+        # A lab's element says its kind: data-lab="<kind>" (a worked example: data-lab-<kind>).
+        kind = re.escape(name.removeprefix("lab-"))
+        made = len(re.findall(rf'\sdata-lab(?:="{kind}"|-{kind}(?=[\s>=]))', html))
+        if made < len(mine):
+            fence = mine[made]
+            raise fence.error(
+                fence.line,
+                f"the ```{fence.name} block was not rendered as a lab: the built page holds "
+                f"{made} of its page's {len(mine)}. Indent its opening fence, its body and its "
+                "closing fence like the text around them.",
+            )
+    return Graded.relink(html, page.url)

@@ -62,11 +62,30 @@ class Finding:
         return f"{self.page}:{self.line}:{self.column}: {self.message}\n    {self.element}"
 
 
-def allowed_by(finding: Finding) -> Allowed | None:
+#: The Zensical build's chrome is Zensical's templates: Material's toggles, and one error
+#: more set aside. Its
+#: drawer's overlay (a label for the drawer's toggle, which closes the drawer on a
+#: click beside it) is aria-hidden so screen readers skip a control the drawer's own
+#: close button duplicates; HTML forbids aria-hidden on a label with a control. Not
+#: ours to change short of copying Zensical's base template; Material's has no such label.
+ZENSICAL_ALLOWED = (
+    *ALLOWED,
+    Allowed(
+        message=(
+            "The “aria-hidden” attribute must not be used on any “label” element that is "
+            "associated with a labelable element."
+        ),
+        element=re.compile(r'<label class="md-overlay" for="__drawer" aria-hidden="true">'),
+        why="Zensical's drawer overlay",
+    ),
+)
+
+
+def allowed_by(finding: Finding, allowed: tuple[Allowed, ...] = ALLOWED) -> Allowed | None:
     return next(
         (
             a
-            for a in ALLOWED
+            for a in allowed
             if a.message == finding.message and a.element.fullmatch(finding.element)
         ),
         None,
@@ -142,6 +161,17 @@ def test_every_page_of_the_downloadable_copy_passes_the_html_checker(
 ) -> None:
     errors = [finding for finding in copy_findings if allowed_by(finding) is None]
     assert not errors, f"{len(errors)} HTML errors:\n" + "\n".join(map(str, errors))
+
+
+def test_every_page_of_the_zensical_build_passes_the_html_checker(
+    zensical_site: BuiltSite,
+) -> None:
+    findings = check(zensical_site.dir)
+    errors = [f for f in findings if allowed_by(f, ZENSICAL_ALLOWED) is None]
+    assert not errors, f"{len(errors)} HTML errors:\n" + "\n".join(map(str, errors))
+    # An allowance Zensical no longer needs should go.
+    used = {allowed_by(f, ZENSICAL_ALLOWED) for f in findings}
+    assert [a.why for a in ZENSICAL_ALLOWED if a not in used] == []
 
 
 def test_each_allowance_still_applies(findings: list[Finding]) -> None:
