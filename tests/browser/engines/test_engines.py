@@ -16,11 +16,10 @@ from lab import original_source, run_experiment
 from lesson_hooks.fences.visual_lab import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import allow_errors, also_home, lab_ready
-from tests.browser.support import CODE_SECTION, CODE_SUMMARY, site_pages
+from tests.browser.support import BOOT_SECONDS, CODE_SECTION, CODE_SUMMARY, site_pages
 from tests.conftest import ROOT, BuiltSite
 from tools.static_server import StaticServer
 
-BOOT_SECONDS = 180  # s: Pyodide's first start; WebKitGTK on a loaded 2-core machine is slow
 RUN = 180  # s: a default simulation run on a busy machine
 MAPPING = '[data-lab="visual-lab"]'
 SIMULATION = '[data-lab="simulation"]'

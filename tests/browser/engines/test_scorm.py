@@ -29,7 +29,7 @@ from lxml import etree
 from lesson_hooks.fences.quiz import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import also_home
-from tests.browser.support import build_site
+from tests.browser.support import BOOT_SECONDS, build_site
 from tests.build.test_html_valid import VNU, java
 from tests.conftest import ROOT
 from tests.support.schemas import manifest_errors
@@ -44,7 +44,6 @@ ENGINES = pytest.mark.parametrize(
     ],
 )
 
-BOOT = 180  # s: Python's first start in a busy engine
 (QUIZ,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
 QUESTIONS = QUIZ.spec["questions"]
 QUIZ_KEY = f"lab-quiz:lesson.html:{QUIZ.id}"  # as suspend_data names it, without the folder
@@ -223,7 +222,7 @@ def test_a_student_s_work_reaches_the_lms_and_resumes_elsewhere(
     engine.call(f"() => {SITE}.querySelector('[data-lab=quiz]').scrollIntoView()")
     engine.wait_for(
         f"() => {SITE}.querySelector('[data-lab=quiz]').dataset.labState === 'ready'",
-        timeout=BOOT,
+        timeout=BOOT_SECONDS,
         what="the quiz's Python",
     )
     # Every question right but the first.
