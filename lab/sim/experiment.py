@@ -580,8 +580,10 @@ def _grow(
     returns, totals = rewards, rewards
     turn = history.helper.turn
     # CoMLRL's early termination: terminate_here = mean(rewards_vec) > termination_threshold.
-    stops = how.stop_above is not None and math.fsum(rewards) / n > how.stop_above
-    if turn < how.turns and not stops:
+    stopped = (
+        turn < how.turns and how.stop_above is not None and math.fsum(rewards) / n > how.stop_above
+    )
+    if turn < how.turns and not stopped:
         nexts = {c: history.then(c, env.feedback[c]) for c in cells}
         if how.merge:
             # Siblings that played the same cell reached the same joint history: one subtree.
@@ -595,8 +597,8 @@ def _grow(
             after = [_grow(team, env, nexts[c], how, rng, credits) for c in cells]
         returns = [r + how.discount * a[0] for r, a in zip(rewards, after, strict=True)]
         totals = [r + a[1] for r, a in zip(rewards, after, strict=True)]
-    elif stops:
-        # A stopped branch's episode keeps its last answer for the turns left (the curve's).
+    elif stopped:
+        # In the learning curve a stopped episode's last answer stands for the turns left.
         totals = [r * (how.turns - turn + 1) for r in rewards]
     if not how.credit:
         return math.fsum(returns) / n, math.fsum(totals) / n

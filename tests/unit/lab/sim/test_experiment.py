@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 from typing import Any
 
 import pytest
@@ -786,7 +787,7 @@ def test_a_stopped_group_is_credited_with_its_rewards_and_its_answer_holds_in_th
     team, how = experiment._teams["learned"], experiment.how
     credited: list[Any] = []
     team.credit = lambda h, cells, adv: credited.append((h, cells, adv))  # type: ignore[method-assign]
-    value, total = sim._update(team, experiment.env, experiment._start, how, sim.random.Random(0))
+    value, total = sim._update(team, experiment.env, experiment._start, how, random.Random(0))
     ((_, cells, advantages),) = credited  # one group, turn 1's
     rewards = [experiment.env.rewards[c] for c in cells]
     assert value == pytest.approx(math.fsum(rewards) / 4)
@@ -807,7 +808,7 @@ def test_averaged_groups_losses_divide_each_turns_credit_by_its_number_of_groups
         team = experiment._teams["learned"]
         seen: list[tuple[int, list[float]]] = []
         team.credit = lambda h, cells, adv: seen.append((h.helper.turn, adv[1]))  # type: ignore[method-assign]
-        sim._update(team, experiment.env, experiment._start, experiment.how, sim.random.Random(3))
+        sim._update(team, experiment.env, experiment._start, experiment.how, random.Random(3))
         return seen
 
     summed, averaged = credits("sum"), credits("mean")
@@ -855,8 +856,6 @@ def test_adamw_takes_torchs_step_on_each_row_that_has_a_gradient() -> None:
 
 
 def test_the_centralized_learner_can_have_the_teams_reward_calls_in_cross_mode() -> None:
-    import random
-
     def sizes(given: dict[str, Any]) -> tuple[int, int]:
         experiment = Experiment({"group_size": 4, "updates": 1, **given})
         start, rng = experiment._start, random.Random(0)
