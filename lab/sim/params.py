@@ -97,7 +97,9 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "default": 1.0,
         "min_exclusive": 0.0,
         "max": 100.0,
-        "help": "Every agent samples from softmax(logits / T); CoMLRL's default is 0.6.",
+        # Short: the form sits above Run on a phone; the reference page (Temperature) says
+        # how agents sample at T.
+        "help": "CoMLRL samples at 0.6.",
     },
     "gradient": {
         "label": "Policy gradient",

@@ -16,6 +16,7 @@ default quick run) and runs in CI with the rest of ``./dev test``.
 # ruff: noqa: RUF001 (the quotes keep the page's typography: minus signs)
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -166,6 +167,7 @@ def _below(name: str, seeds: tuple[dict[str, Any], ...]) -> int:
     return sum(s[name]["score"] < s[name]["score_before_training"] for s in partners(seeds))
 
 
+@functools.cache
 def _seed_0(**params: Any) -> dict[str, Any]:
     return run_experiment({"seed": 0, **params})
 
