@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from lab import run_experiment, validate_params
+from lab import param_spec, run_experiment, validate_params
 from lab.core.stats import describe_count
 from lab.experiment.outcome import matching_options
 from lesson_hooks.fences.experiment import FENCE_INFO, Experiment, parse_page
@@ -481,7 +481,7 @@ CLAIMS = [
             round(_combine(200), 5) == 0.00106
             and round(_combine(5000), 6) == 0.000049
             and _combine(200) > _combine(1000) > _combine(5000)
-            and validate_params({"updates": 5000}).updates == 5000
+            and param_spec()["updates"]["max"] == 5000
         ),
     ),
     Claim(
