@@ -57,6 +57,7 @@ derived from ``random.Random(seed)``, and sums through ``math.fsum``.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import math
@@ -129,14 +130,20 @@ METHOD_LABELS = {
     "centralized": "Centralized control",
     "centralized_sampled": "Centralized learner (sampled)",
 }
-#: The methods that sample nothing: the same exact result in every seed, so a count of
-#: their seeds carries no interval.
+#: The methods whose outcome is the same exact result in every seed (prompted play samples
+#: its curve but never learns; the yardstick samples nothing), so a count of their seeds
+#: carries no interval.
 EXACT_METHODS = frozenset({"prompted", "centralized"})
 
 #: Every joint response, as (helper's response, main agent's response): the table's cells.
 CELLS: tuple[tuple[int, int], ...] = tuple(
     (i, j) for i in range(N_RESPONSES) for j in range(N_RESPONSES)
 )
+
+#: torch.optim.AdamW's defaults, which CoMLRL's MAGRPOTrainer keeps (it sets only lr).
+ADAMW_BETAS = (0.9, 0.999)
+ADAMW_EPS = 1e-8
+ADAMW_WEIGHT_DECAY = 0.01
 
 ProgressFn = Callable[[int, dict[str, Any]], Any]
 #: The advantage every learned method uses: (a group's returns, the baseline) -> advantages.
@@ -212,7 +219,17 @@ class Policy:
     one-hot - softmax(logits) whatever T; ``"tempered"`` differentiates the policy
     that sampled, log softmax(logits / T), whose gradient is (one-hot - p) / T, so
     the tempered logits move by lr / T² (the on-policy gradient). At T = 1 the two
-    are the same and nothing is divided at all.
+    are the same and nothing is divided at all. With a baseline whose advantages sum
+    to zero over a group (mean, normalized, leave-one-out), the ``- p`` term
+    vanishes, so ``"tempered"`` at lr is ``"untempered"`` at lr / T.
+
+    ``optimizer`` says how a step is taken from the gradient: ``"plain"`` (the
+    learning rate times it) or ``"adamw"``, CoMLRL's optimizer
+    (``torch.optim.AdamW(agent.parameters(), lr=learning_rate)`` in its
+    ``MAGRPOTrainer``, so torch's defaults: betas 0.9 and 0.999, eps 1e-8,
+    weight decay 0.01). Each observation's row of weights is one AdamW
+    parameter with its own moments and step count; a row the update gave no
+    gradient is left as it is, as torch skips a parameter whose gradient is None.
     """
 
     def __init__(
@@ -222,12 +239,16 @@ class Policy:
         features: Callable[[Any], Iterable[Hashable]] = lambda o: (o,),
         temperature: float = 1.0,
         gradient: str = "untempered",
+        optimizer: str = "plain",
     ) -> None:
         self.n = n
         self._prior = prior
         self._features = features
         self.temperature = temperature
         self.gradient = gradient
+        self.optimizer = optimizer
+        #: AdamW's state per row of weights: its step count, first and second moments.
+        self._adamw: dict[Hashable, tuple[int, list[float], list[float]]] = {}
         self.weights: dict[Hashable, list[float]] = {}
         self._probs: dict[Any, list[float]] = {}
         self._cumulative: dict[Any, list[float]] = {}
@@ -295,17 +316,40 @@ class Policy:
                 g[b] += increments[b]
 
     def apply(self, step: float) -> None:
-        """Take the pending step (a plain gradient step on the weights) and clear it."""
+        """Take the pending step (``step`` is the learning rate) and clear it."""
         for f, g in self._grads.items():
             row = self.weights.get(f)
             if row is None:
                 row = self.weights[f] = [0.0] * self.n
+            if self.optimizer == "adamw":
+                self._adamw_step(f, row, g, step)
+                continue
             for b in range(self.n):
                 row[b] += step * g[b]
         self._grads.clear()
         self._probs.clear()
         self._untempered.clear()
         self._cumulative.clear()
+
+    def _adamw_step(
+        self, feature: Hashable, row: list[float], ascent: list[float], lr: float
+    ) -> None:
+        """torch.optim.AdamW's update of one row (its single-tensor algorithm, in floats).
+
+        torch minimizes the loss -A log pi, whose gradient is minus ``ascent``: the
+        moments below are of the ascent, so the step is added, not subtracted.
+        """
+        t, m, v = self._adamw.get(feature) or (0, [0.0] * self.n, [0.0] * self.n)
+        t += 1
+        correction1 = 1.0 - ADAMW_BETAS[0] ** t
+        root_correction2 = math.sqrt(1.0 - ADAMW_BETAS[1] ** t)
+        for b in range(self.n):
+            row[b] *= 1.0 - lr * ADAMW_WEIGHT_DECAY  # decoupled decay, towards the prior
+            m[b] = ADAMW_BETAS[0] * m[b] + (1.0 - ADAMW_BETAS[0]) * ascent[b]
+            v[b] = ADAMW_BETAS[1] * v[b] + (1.0 - ADAMW_BETAS[1]) * ascent[b] * ascent[b]
+            denominator = math.sqrt(v[b]) / root_correction2 + ADAMW_EPS
+            row[b] += lr / correction1 * m[b] / denominator
+        self._adamw[feature] = (t, m, v)
 
 
 class Environment:
@@ -402,20 +446,23 @@ class CentralLearner:
     It is trained by the very update the team is (:func:`_grow`: a group of G
     joint responses, each against the group's baseline), so that what it
     reaches and the team does not is what joint control gives, apart from
-    exactness (which the natural-gradient yardstick adds).
+    exactness (which the natural-gradient yardstick adds). In cross mode the
+    team scores G x G joint responses a group; ``squared`` gives the joint
+    learner as many (G x G samples), so that the two compare at equal reward calls.
     """
 
     roles = (0,)
-    cross = False
 
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, *, squared: bool = False) -> None:
         self.policy = policy
+        self.squared = squared
 
     def joint(self, h: JointHistory) -> list[float]:
         return self.policy.probs(h)
 
     def group(self, h: JointHistory, size: int, rng: random.Random) -> list[tuple[int, int]]:
-        picks = rng.choices(_CELL_INDICES, cum_weights=self.policy.cumulative(h), k=size)
+        k = size * size if self.squared else size
+        picks = rng.choices(_CELL_INDICES, cum_weights=self.policy.cumulative(h), k=k)
         return [CELLS[k] for k in picks]
 
     @staticmethod
@@ -449,6 +496,13 @@ class Training:
     turn-2 group (one subtree per distinct history) instead of each sampling
     its own (CoMLRL's rollout tree). ``lenient``: each agent judges each of its
     responses by the best return it earned in the group (Panait et al., 2006).
+    ``stop_above``: CoMLRL's early termination (``MAGRPOTrainer._train_step_returns``
+    in OpenMLRL/CoMLRL, ``comlrl/trainers/reinforce/magrpo.py``): a group whose
+    mean reward is above it starts no next-turn group, so each of its joint
+    responses' return is its own reward. ``node_mean``: each turn's groups'
+    gradients are averaged instead of summed, as CoMLRL averages the losses of
+    the groups ("nodes") it trains on together, one turn at a time
+    (``_process_buffer``, ``_update_from_samples``).
     """
 
     size: int
@@ -457,6 +511,8 @@ class Training:
     baseline: str
     merge: bool = False
     lenient: bool = False
+    stop_above: float | None = None
+    node_mean: bool = False
     #: False for prompted play, which samples its curve like the others but never learns.
     credit: bool = True
     advantages: AdvantageFn = group_advantages
@@ -479,33 +535,71 @@ def _lenient(returns: Sequence[float], actions: Sequence[Hashable]) -> list[floa
 Learners = Team | CentralLearner
 
 
+#: One group's credit, kept to be scaled before it is given: its turn, joint history,
+#: joint responses and each role's advantages.
+Credit = tuple[int, JointHistory, Sequence[tuple[int, int]], dict[int, list[float]]]
+
+
+def _update(
+    team: Learners, env: Environment, history: JointHistory, how: Training, rng: random.Random
+) -> tuple[float, float]:
+    """One update's rollout tree from ``history`` (:func:`_grow`), every group credited.
+
+    With ``how.node_mean`` each group's credit waits until the tree is grown, to
+    be divided by the number of groups of its turn.
+    """
+    if not how.node_mean:
+        return _grow(team, env, history, how, rng)
+    credits: list[Credit] = []
+    value = _grow(team, env, history, how, rng, credits)
+    per_turn = collections.Counter(turn for turn, *_ in credits)
+    for turn, node, cells, advantages in credits:
+        k = per_turn[turn]
+        team.credit(node, cells, {role: [a / k for a in v] for role, v in advantages.items()})
+    return value
+
+
 # --8<-- [start:learned-update]
 def _grow(
-    team: Learners, env: Environment, history: JointHistory, how: Training, rng: random.Random
+    team: Learners,
+    env: Environment,
+    history: JointHistory,
+    how: Training,
+    rng: random.Random,
+    credits: list[Credit] | None = None,
 ) -> tuple[float, float]:
     """Sample one group of joint responses at ``history``, credit them, and recurse.
 
     Returns the group's mean return (the value of ``history``, discounted) and its
-    mean sum of rewards (what the learning curve shows).
+    mean sum of rewards (what the learning curve shows). ``credits``, if given,
+    collects each group's credit instead of giving it (:func:`_update`).
     """
     cells = team.group(history, how.size, rng)
     n = len(cells)
     rewards = [env.rewards[cell] for cell in cells]
     returns, totals = rewards, rewards
-    if history.helper.turn < how.turns:
+    turn = history.helper.turn
+    # CoMLRL's early termination: terminate_here = mean(rewards_vec) > termination_threshold.
+    stopped = (
+        turn < how.turns and how.stop_above is not None and math.fsum(rewards) / n > how.stop_above
+    )
+    if turn < how.turns and not stopped:
         nexts = {c: history.then(c, env.feedback[c]) for c in cells}
         if how.merge:
             # Siblings that played the same cell reached the same joint history: one subtree.
             later: dict[tuple[int, int], tuple[float, float]] = {}
             for cell in cells:
                 if cell not in later:
-                    later[cell] = _grow(team, env, nexts[cell], how, rng)
+                    later[cell] = _grow(team, env, nexts[cell], how, rng, credits)
             after = [later[c] for c in cells]
         else:
             # Every sampled joint response starts its own rollout, duplicates too (CoMLRL).
-            after = [_grow(team, env, nexts[c], how, rng) for c in cells]
+            after = [_grow(team, env, nexts[c], how, rng, credits) for c in cells]
         returns = [r + how.discount * a[0] for r, a in zip(rewards, after, strict=True)]
         totals = [r + a[1] for r, a in zip(rewards, after, strict=True)]
+    elif stopped:
+        # In the learning curve a stopped episode's last answer stands for the turns left.
+        totals = [r * (how.turns - turn + 1) for r in rewards]
     if not how.credit:
         return math.fsum(returns) / n, math.fsum(totals) / n
     if how.lenient:
@@ -522,7 +616,10 @@ def _grow(
         # The same advantage for both agents: the shared reward does not say who earned it.
         shared = [a / n for a in how.advantages(returns, how.baseline)]
         advantages = dict.fromkeys(team.roles, shared)
-    team.credit(history, cells, advantages)
+    if credits is None:
+        team.credit(history, cells, advantages)
+    else:
+        credits.append((turn, history, cells, advantages))
     return math.fsum(returns) / n, math.fsum(totals) / n
     # --8<-- [end:learned-update]
 
@@ -671,7 +768,11 @@ class Experiment:
             ph, pm = agent_prior(history.helper), agent_prior(history.main)
             return [ph[i] * pm[j] for i, j in CELLS]
 
-        sampling = {"temperature": self.params.temperature, "gradient": self.params.gradient}
+        sampling = {
+            "temperature": self.params.temperature,
+            "gradient": self.params.gradient,
+            "optimizer": self.params.optimizer,
+        }
         self.prompted = Policy(N_RESPONSES, agent_prior, **sampling)
         self.helper = Policy(N_RESPONSES, agent_prior, **sampling)
         self.main = Policy(N_RESPONSES, agent_prior, **sampling)
@@ -687,6 +788,8 @@ class Experiment:
             p.advantage,
             merge=p.branching == "merge",
             lenient=p.learner == "lenient",
+            stop_above=p.termination_threshold if p.termination == "group_mean" else None,
+            node_mean=p.node_loss == "mean",
             advantages=advantages,
         )
         # One agent alone has no partner to forgive, nor a partner's responses to cross.
@@ -700,7 +803,9 @@ class Experiment:
             "prompted": dataclasses.replace(self.how, credit=False),
             "learned": self.how,
         }
-        self._joint_learner = CentralLearner(self.central_sampled)
+        self._joint_learner = CentralLearner(
+            self.central_sampled, squared=cross and p.central_group == "calls"
+        )
         self._partner_teams = [
             (Team(_normalised(q.probabilities), self.ego, cross=cross), JointHistory.start(q.note))
             for q in self.training_partners
@@ -745,7 +850,7 @@ class Experiment:
         lr, env = self.params.learning_rate, self.env
         start = self._start
         for method, team in self._teams.items():
-            _, total = _grow(team, env, start, self._hows[method], self._rngs[method])
+            _, total = _update(team, env, start, self._hows[method], self._rngs[method])
             self.mean_reward[method].append(total / self.how.turns)
         self.helper.apply(lr)
         self.main.apply(lr)
@@ -754,7 +859,7 @@ class Experiment:
         self.mean_reward["centralized"].append(total / self.how.turns)
         self.central.apply(1.0)
         # The joint learner: the same sampled update over joint responses, with its own stream.
-        _, total = _grow(
+        _, total = _update(
             self._joint_learner, env, start, self._joint_how, self._rngs["centralized"]
         )
         self.mean_reward["centralized_sampled"].append(total / self.how.turns)
@@ -762,7 +867,7 @@ class Experiment:
 
         # A group shares its prompt, as in GRPO: one training partner per update, in turn.
         team, start = self._partner_teams[self.updates_done % len(self._partner_teams)]
-        _grow(team, env, start, self.how, self._rngs["partners"])
+        _update(team, env, start, self.how, self._rngs["partners"])
         self.ego.apply(lr)
         self.updates_done += 1
         if self.updates_done == self.checkpoint:

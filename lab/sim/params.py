@@ -25,6 +25,11 @@ __all__ = ["BASELINES", "PARAM_SPEC", "ParamError", "SimParams", "param_spec", "
 TABLE_NAMES = ("climbing", "penalty", "custom")
 #: What the update differentiates when agents sample at a temperature (lab.sim.experiment.Policy).
 GRADIENTS = ("untempered", "tempered")
+#: How a step is taken from the gradient (lab.sim.experiment.Policy.apply).
+OPTIMIZERS = ("plain", "adamw")
+#: CoMLRL's default MAGRPOConfig.termination_threshold
+#: (OpenMLRL/CoMLRL, comlrl/trainers/reinforce/magrpo.py).
+COMLRL_TERMINATION_THRESHOLD = -0.2
 CELL_LIMIT = 1000.0
 MAX_SEED = 2**32 - 1
 #: The largest group when an update samples about G x G episodes (two turns with one turn-2
@@ -92,7 +97,9 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "default": 1.0,
         "min_exclusive": 0.0,
         "max": 100.0,
-        "help": "Every agent samples from softmax(logits / T); CoMLRL's default is 0.6.",
+        # Short: the form sits above Run on a phone; the reference page (Temperature) says
+        # how agents sample at T.
+        "help": "CoMLRL samples at 0.6.",
     },
     "gradient": {
         "label": "Policy gradient",
@@ -127,6 +134,52 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "choice_labels": {
             "sample": "One per sampled joint response (CoMLRL)",
             "merge": "One per distinct joint response",
+        },
+    },
+    "central_group": {
+        "label": "Centralized learner's group",
+        "kind": "choice",
+        "used_when": {"turns": [1], "joint_mode": ["cross"]},
+        "default": "group",
+        "choices": ["group", "calls"],
+        "choice_labels": {
+            "group": "G joint responses",
+            "calls": "G \u00d7 G joint responses (the team's reward calls)",
+        },
+        "help": "The team scores G \u00d7 G joint responses an update in cross mode.",
+    },
+    "termination": {
+        "label": "Early termination",
+        "kind": "choice",
+        "used_when": {"turns": [2]},
+        "default": "none",
+        "choices": ["none", "group_mean"],
+        "choice_labels": {
+            "none": "None (every turn-1 group has turn-2 groups)",
+            "group_mean": "Above a group mean reward (CoMLRL)",
+        },
+        # CoMLRL's rule (MAGRPOTrainer._train_step_returns): terminate_here =
+        # mean(rewards_vec) > termination_threshold, and then no child of the group is built.
+        "help": "A turn-1 group whose mean reward is above the threshold gets no turn 2.",
+    },
+    "termination_threshold": {
+        "label": "Termination threshold",
+        "kind": "number",
+        "used_when": {"turns": [2], "termination": ["group_mean"]},
+        "default": COMLRL_TERMINATION_THRESHOLD,
+        "min": -CELL_LIMIT,
+        "max": CELL_LIMIT,
+        "help": "CoMLRL's default is \u22120.2.",
+    },
+    "node_loss": {
+        "label": "Groups' losses",
+        "kind": "choice",
+        "used_when": {"turns": [2]},
+        "default": "sum",
+        "choices": ["sum", "mean"],
+        "choice_labels": {
+            "sum": "Summed over the update's groups",
+            "mean": "Averaged over each turn's groups (CoMLRL)",
         },
     },
     "learner": {
@@ -172,6 +225,16 @@ PARAM_SPEC: dict[str, dict[str, Any]] = {
         "min_exclusive": 0.0,
         "max": 10.0,
     },
+    "optimizer": {
+        "label": "Optimizer",
+        "kind": "choice",
+        "default": "plain",
+        "choices": list(OPTIMIZERS),
+        "choice_labels": {
+            "plain": "Plain gradient step",
+            "adamw": "AdamW (CoMLRL; torch's defaults)",
+        },
+    },
     "seed": {"label": "Seed", "kind": "integer", "default": 0, "min": 0, "max": MAX_SEED},
     "seeds": {"label": "Seeds", "kind": "integer", "default": 1, "min": 1, "max": 50},
 }
@@ -198,10 +261,15 @@ class SimParams(Params):
     gradient: str = "untempered"
     joint_mode: str = "align"
     branching: str = "sample"
+    central_group: str = "group"
+    termination: str = "none"
+    termination_threshold: float = COMLRL_TERMINATION_THRESHOLD
+    node_loss: str = "sum"
     learner: str = "magrpo"
     updates: int = 200
     group_size: int = 32
     learning_rate: float = 0.2
+    optimizer: str = "plain"
     seed: int = 0
     seeds: int = 1
 

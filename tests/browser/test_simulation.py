@@ -343,6 +343,44 @@ def test_every_field_of_the_spec_is_on_the_form_with_its_choice_texts(page: Page
             )
 
 
+def test_comlrls_switches_show_when_they_apply_and_a_run_reads_them(page: Page) -> None:
+    """Issue 46: termination, the groups' losses and AdamW, and the centralized learner's
+    group in cross mode, each shown when the settings use it; a run uses what the form says."""
+    lab = open_lab(page)
+    box = {name: lab.locator(f'[data-lab-field-box="{name}"]') for name in param_spec()}
+    expect(box["optimizer"]).to_be_visible()
+    for hidden in ("termination", "termination_threshold", "node_loss", "central_group"):
+        expect(box[hidden]).to_be_hidden()
+    field(lab, "Joint mode").select_option("cross")
+    expect(box["central_group"]).to_be_visible()
+    field(lab, "Turns").select_option("2")
+    expect(box["central_group"]).to_be_hidden()
+    expect(box["termination"]).to_be_visible()
+    expect(box["node_loss"]).to_be_visible()
+    expect(box["termination_threshold"]).to_be_hidden()
+    field(lab, "Early termination").select_option("group_mean")
+    expect(field(lab, "Termination threshold")).to_have_value("-0.2")
+    field(lab, "Termination threshold").fill("3")
+    field(lab, "Groups' losses").select_option("mean")
+    field(lab, "Optimizer").select_option("adamw")
+    field(lab, "Group size").fill("4")
+    field(lab, "Updates").fill("10")
+    run(lab)
+    given = {
+        "turns": 2,
+        "joint_mode": "cross",
+        "termination": "group_mean",
+        "termination_threshold": "3",
+        "node_loss": "mean",
+        "optimizer": "adamw",
+        "group_size": "4",
+        "updates": "10",
+    }
+    expect(lab.locator("[data-lab-episode-caption]")).to_contain_text(
+        describe_params(validate_params(given).to_json())
+    )
+
+
 # ------------------------------------------------------------------ Stop
 
 
@@ -457,6 +495,23 @@ NEW_CONTROLS = {
     "lenient": {"learner": "lenient", "table": "penalty", "penalty_k": -100, "updates": 40},
     "merge": {"turns": 2, "branching": "merge", "group_size": 8, "updates": 30},
     "sample": {"turns": 2, "branching": "sample", "group_size": 4, "updates": 20},
+    # CoMLRL's remaining behaviours (issue 46).
+    "termination, averaged losses, AdamW": {
+        "turns": 2,
+        "group_size": 4,
+        "updates": 20,
+        "termination": "group_mean",
+        "termination_threshold": 3,
+        "node_loss": "mean",
+        "optimizer": "adamw",
+    },
+    "centralized learner at the team's calls": {
+        "joint_mode": "cross",
+        "group_size": 4,
+        "central_group": "calls",
+        "seeds": 2,
+        "updates": 20,
+    },
 }
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from lab import rpc
 from lab.core.links import link_fragment, read_link
+from lab.core.params import ParamError
 from lab.kinds import RUNNERS
 
 
@@ -36,6 +37,17 @@ def test_the_teachers_link_holds_only_what_differs_from_the_defaults() -> None:
                 "gradient": "tempered",
             },
         ),
+        (
+            "simulation",
+            {
+                "turns": 2,
+                "termination": "group_mean",
+                "termination_threshold": 1.5,
+                "node_loss": "mean",
+                "optimizer": "adamw",
+            },
+        ),
+        ("simulation", {"joint_mode": "cross", "group_size": 8, "central_group": "calls"}),
         ("simulation", {}),
         ("language-models", {"safe_reward": 0.9, "compare_alone": False, "baseline": "max"}),
     ],
@@ -85,6 +97,28 @@ def test_a_hand_edited_link_reports_pythons_reasons_and_applies_the_rest() -> No
     params = read["params"]
     # The refused choice stays at its default; the refused number shows as typed.
     assert (params["table"], params["seeds"], params["updates"]) == ("climbing", "x", 50)
+
+
+def test_a_link_with_bad_comlrl_switches_reports_pythons_reason_for_each() -> None:
+    fragment = (
+        "lab-simulation?turns=2&termination=group_mean&termination_threshold=high"
+        "&node_loss=max&optimizer=sgd&joint_mode=cross&central_group=double"
+    )
+    read = read_link(RUNNERS["simulation"], fragment)
+    assert read is not None
+    given = {
+        "turns": "2",
+        "termination": "group_mean",
+        "termination_threshold": "high",
+        "node_loss": "max",
+        "optimizer": "sgd",
+    }
+    with pytest.raises(ParamError) as refused:
+        RUNNERS["simulation"].validate(given)
+    # Python's reasons, field by field; cross mode needs one turn, so its field is not read.
+    assert read["errors"] == refused.value.fields
+    assert set(read["errors"]) == {"termination_threshold", "node_loss", "optimizer"}
+    assert read["params"]["termination"] == "group_mean"
 
 
 def test_a_truncated_table_keeps_the_table_choice_and_says_why() -> None:

@@ -200,6 +200,32 @@ SIMULATION = [
         {"branching": 'Turn-2 groups must be one of sample, merge; got "tree".'},
     ),
     (
+        {"joint_mode": "cross", "central_group": "double"},
+        {
+            "central_group": "Centralized learner's group must be one of group, calls; "
+            'got "double".'
+        },
+    ),
+    (
+        {"turns": 2, "termination": "always"},
+        {"termination": 'Early termination must be one of none, group_mean; got "always".'},
+    ),
+    (
+        {"turns": 2, "termination": "group_mean", "termination_threshold": "high"},
+        {
+            "termination_threshold": "Termination threshold must be a number from -1000 to 1000; "
+            'got "high".'
+        },
+    ),
+    (
+        {"turns": 2, "node_loss": "max"},
+        {"node_loss": 'Groups\' losses must be one of sum, mean; got "max".'},
+    ),
+    (
+        {"optimizer": "sgd"},
+        {"optimizer": 'Optimizer must be one of plain, adamw; got "sgd".'},
+    ),
+    (
         {"learner": "hysteretic"},
         {"learner": 'Independent learners must be one of magrpo, lenient; got "hysteretic".'},
     ),
@@ -233,14 +259,14 @@ SIMULATION = [
     (
         {"sed": 1, "zzz": 2},
         {
-            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
-            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "sed": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, central_group, termination, termination_threshold, node_loss, learner, updates, group_size, learning_rate, optimizer, seed, seeds.",
+            "zzz": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, central_group, termination, termination_threshold, node_loss, learner, updates, group_size, learning_rate, optimizer, seed, seeds.",
         },
     ),
     (
         {"updates": 0, "group_size": 1, "learning_rate": 0, "seed": -2, "bogus": 1, "table": "x"},
         {
-            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, learner, updates, group_size, learning_rate, seed, seeds.",
+            "bogus": "Unknown parameter; expected one of table, custom_table, penalty_k, turns, discount, advantage, temperature, gradient, joint_mode, branching, central_group, termination, termination_threshold, node_loss, learner, updates, group_size, learning_rate, optimizer, seed, seeds.",
             "table": 'Reward table must be one of climbing, penalty, custom; got "x".',
             "updates": "Updates must be a whole number from 1 to 5000; got 0.",
             "group_size": "Group size must be a whole number from 2 to 256; got 1.",

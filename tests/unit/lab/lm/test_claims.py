@@ -109,3 +109,12 @@ def test_the_page_names_comlrls_advantage_modes_and_the_lab_offers_them() -> Non
         "divides by it" in _page()
     )
     assert {"mean", "raw", "max", "leave_one_out", "normalized"} == set(BASELINES)
+
+
+def test_the_objectives_count_each_experiments_seeds_as_its_block_says() -> None:
+    lab = [t for t in EXPERIMENTS if t.lab == "language-models"]
+    assert sorted(t.params["seeds"] for t in lab) == [20, 20, 20, 50]
+    assert (
+        "Predict, run and explain four experiments on the lab, three over 20 seeds and one over 50"
+        in _page()
+    )

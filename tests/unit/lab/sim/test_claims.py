@@ -10,7 +10,9 @@ longer found), and a model change that makes a claim false fails its check.
 # ruff: noqa: RUF001 (the quotes keep the page's typography: multiplication and minus signs)
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -18,10 +20,18 @@ from typing import Any
 
 import pytest
 
-from lab import ParamError, param_spec, prompted_prior, run_experiment, validate_params
+from lab import (
+    Experiment,
+    ParamError,
+    param_spec,
+    prompted_prior,
+    run_experiment,
+    validate_params,
+)
 from lab.core.advantages import group_advantages
 from lab.core.movement import MOVING_THRESHOLD, MOVING_WINDOW
 from lab.core.stats import describe_count
+from lab.sim.experiment import JointHistory, softmax
 from lab.sim.task import CLIMBING, DEFAULT_HELD_OUT_PARTNERS, Observation, Partner, penalty_table
 from tests.support.pages import simulation_pages_say
 
@@ -42,6 +52,47 @@ def helper_view(table: Any) -> list[float]:
     """What each helper response earns against the main agent's prompted prior."""
     main = prompted_prior(Observation("main"))
     return [math.fsum(main[j] * table[i][j] for j in range(3)) for i in range(3)]
+
+
+def main_view(table: Any) -> list[float]:
+    """What each main-agent response earns against the helper's prompted prior."""
+    helper = prompted_prior(Observation("helper"))
+    return [math.fsum(helper[i] * table[i][j] for i in range(3)) for j in range(3)]
+
+
+def _passes_threshold(size: int, temperature: float, threshold: float) -> float:
+    """Exactly: the probability that a group of ``size`` joint responses sampled from the
+    climbing game's prior at ``temperature`` has a mean reward above ``threshold``."""
+    helper = softmax([math.log(p) / temperature for p in prompted_prior(Observation("helper"))])
+    main = softmax([math.log(p) / temperature for p in prompted_prior(Observation("main"))])
+    cells = [(helper[i] * main[j], CLIMBING[i][j]) for i in range(3) for j in range(3)]
+    return math.fsum(
+        math.prod(p for p, _ in group)
+        for group in itertools.product(cells, repeat=size)
+        if math.fsum(r for _, r in group) / size > threshold
+    )
+
+
+def _cross_steps(size: int) -> tuple[list[float], list[float]]:
+    """Each helper response's weight in its gradient, in one cross group of ``size`` x
+    ``size``: the lab's (from its update) and CoMLRL's (each response's sum of joint
+    returns, the mean baseline over those sums, the loss averaged over its ``size``
+    responses: MAGRPOTrainer's cross mode)."""
+    from lab.sim import experiment as sim
+
+    experiment = Experiment({"joint_mode": "cross", "group_size": size})
+    team = experiment._teams["learned"]
+    seen: list[Any] = []
+    team.credit = lambda h, cells, adv: seen.append((cells, adv[0]))  # type: ignore[method-assign]
+    sim._update(team, experiment.env, experiment._start, experiment.how, sim.random.Random(5))
+    ((cells, advantages),) = seen
+    lab = [math.fsum(advantages[g * size : (g + 1) * size]) for g in range(size)]
+    sums = [
+        math.fsum(experiment.env.rewards[c] for c in cells[g * size : (g + 1) * size])
+        for g in range(size)
+    ]
+    comlrl = [a / size for a in group_advantages(sums, "mean")]
+    return lab, comlrl
 
 
 def _noisy() -> Partner:
@@ -93,12 +144,73 @@ CLAIMS = [
         lambda: helper_view(CLIMBING)[0] < helper_view(CLIMBING)[2],
     ),
     Claim(
+        "The response that belongs to the best joint answer earns less than the safe one",
+        lambda: (
+            helper_view(CLIMBING)[0] < helper_view(CLIMBING)[2]
+            and main_view(CLIMBING)[0] < main_view(CLIMBING)[2]
+        ),
+    ),
+    Claim(
+        "`delegate` earns 0.2 × 11 + 0.1 × (−30) = −0.8, `combine` −5.3, and `alone` 4.1",
+        lambda: [round(v, 2) for v in main_view(CLIMBING)] == [-0.8, -5.3, 4.1],
+    ),
+    Claim(
+        "CoMLRL also stops growing the tree below a group whose mean reward is above its "
+        "`termination_threshold` (−0.2 by default): none of that group's joint responses gets a "
+        "turn-2 group, however each scored",
+        lambda: (
+            param_spec()["termination_threshold"]["default"] == -0.2
+            and param_spec()["termination"]["used_when"] == {"turns": [2]}
+        ),
+    ),
+    Claim(
+        "At the climbing game's prior a joint response earns 2.18 on average, far above −0.2: a "
+        "group of 4 (CoMLRL's default `num_generations`) sampled from the prior at CoMLRL's "
+        "temperature, 0.6, has a mean reward above −0.2 with probability 0.97",
+        lambda: (
+            round(runs(updates=1)["expected_reward"]["prompted"], 2) == 2.18
+            and round(_passes_threshold(4, 0.6, -0.2), 2) == 0.97
+        ),
+    ),
+    Claim(
+        "`raw` shows what a baseline is for: every sampled response is pushed by its whole "
+        "reward, up when the reward is positive and down when it is negative, whatever the rest "
+        "of its group earned",
+        lambda: group_advantages([11.0, -30.0, 5.0], "raw") == [11.0, -30.0, 5.0],
+    ),
+    Claim(
+        "With the `mean` baseline the two push each response in the same direction, in "
+        "proportion to its mean return over the partner's G responses minus the group's mean, "
+        "but CoMLRL's step is G times the lab's",
+        lambda: all(
+            c == pytest.approx(size * lab, abs=1e-12)
+            for size in (4, 8)
+            for lab, c in zip(*_cross_steps(size), strict=True)
+        ),
+    ),
+    Claim(
+        "in cross mode the team scores G × G joint responses an update where the joint learner "
+        "samples G, unless *Centralized learner's group* gives it G × G",
+        lambda: (
+            [
+                len(
+                    Experiment({"joint_mode": "cross", "group_size": 4, **g})._joint_learner.group(
+                        JointHistory.start(), 4, random.Random(0)
+                    )
+                )
+                for g in ({}, {"central_group": "calls"})
+            ]
+            == [4, 16]
+            and not Experiment({"learner": "lenient"})._joint_how.lenient
+        ),
+    ),
+    Claim(
         "against `alone` the helper's best reply is `filter` (6)",
         lambda: best_reply(CLIMBING, "helper", 2) == 1 and CLIMBING[1][2] == 6,
     ),
     Claim(
         "against `filter` the main agent's best reply is `combine` (7), and `filter` + `combine` "
-        "is the equilibrium the learners are climbing towards",
+        "is an equilibrium, the best one they can reach without committing",
         lambda: (
             best_reply(CLIMBING, "main", 1) == 1
             and best_reply(CLIMBING, "helper", 1) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 from typing import Any
 
 import pytest
@@ -732,3 +733,137 @@ def test_a_run_says_whether_its_play_is_still_moving() -> None:
     assert ("after 200 updates, still moving" in line) == movement["still_moving"]["learned"]
     stopped = run_experiment({"updates": 50}, lambda u, p: u >= 10, progress_every=10)
     assert stopped["movement"] is None
+
+
+# --- CoMLRL's remaining behaviours, as switches (issue 46) -------------------------------------
+#
+# Each matches OpenMLRL/CoMLRL's MAGRPOTrainer (comlrl/trainers/reinforce/magrpo.py); each is
+# off by default, and off it leaves every run as it was (the seed layer's stored outcomes).
+
+
+def _turn_2_groups(given: dict[str, Any], first_cells: list[tuple[int, int]] | None = None) -> int:
+    """How many turn-2 groups one update of the learned team samples; ``first_cells`` fixes
+    the turn-1 group."""
+    from lab.sim import experiment as sim
+
+    experiment = Experiment({"turns": 2, "group_size": 4, "updates": 1, **given})
+    team = experiment._teams["learned"]
+    original = team.group
+    calls = []
+
+    def group(h: Any, size: int, rng: Any) -> Any:
+        calls.append(h.helper.turn)
+        if h.helper.turn == 1 and first_cells is not None:
+            return list(first_cells)
+        return original(h, size, rng)
+
+    team.group = group  # type: ignore[method-assign]
+    sim._update(
+        team, experiment.env, experiment._start, experiment.how, experiment._rngs["learned"]
+    )
+    return calls.count(2)
+
+
+def test_early_termination_tests_the_groups_mean_reward_and_skips_all_its_children() -> None:
+    # core + delegate (11) beside core + combine (-30): a mean of -9.5.
+    mixed = [(0, 0), (0, 1)]
+    on = {"termination": "group_mean"}
+    # Mean -9.5 > -10: no child at all, though one response scored -30, below the threshold.
+    assert _turn_2_groups({**on, "termination_threshold": -10}, mixed) == 0
+    # Mean -9.5 is not above -9: both children, though one response scored 11, above it.
+    assert _turn_2_groups({**on, "termination_threshold": -9}, mixed) == 2
+    # Strictly above, as CoMLRL's `>`: a mean equal to the threshold grows on.
+    assert _turn_2_groups({**on, "termination_threshold": -9.5}, mixed) == 2
+    assert _turn_2_groups({}, mixed) == 2  # the default grows every branch
+    assert validate_params({"turns": 2, "termination": "group_mean"}).termination_threshold == -0.2
+
+
+def test_a_stopped_group_is_credited_with_its_rewards_and_its_answer_holds_in_the_curve() -> None:
+    from lab.sim import experiment as sim
+
+    experiment = Experiment(
+        {"turns": 2, "group_size": 4, "termination": "group_mean", "termination_threshold": -1000}
+    )
+    team, how = experiment._teams["learned"], experiment.how
+    credited: list[Any] = []
+    team.credit = lambda h, cells, adv: credited.append((h, cells, adv))  # type: ignore[method-assign]
+    value, total = sim._update(team, experiment.env, experiment._start, how, random.Random(0))
+    ((_, cells, advantages),) = credited  # one group, turn 1's
+    rewards = [experiment.env.rewards[c] for c in cells]
+    assert value == pytest.approx(math.fsum(rewards) / 4)
+    assert advantages[0] == pytest.approx([(r - value) / 4 for r in rewards])
+    assert total == pytest.approx(2 * value)  # the curve divides by the two turns: the mean
+    # Well above every reward: the run is the default's, bit for bit.
+    high = {"turns": 2, "group_size": 4, "updates": 5, "termination_threshold": 1000}
+    a = run_experiment({**high, "termination": "group_mean"})
+    b = run_experiment({"turns": 2, "group_size": 4, "updates": 5})
+    assert (a["mean_reward"], a["expected_reward"]) == (b["mean_reward"], b["expected_reward"])
+
+
+def test_averaged_groups_losses_divide_each_turns_credit_by_its_number_of_groups() -> None:
+    from lab.sim import experiment as sim
+
+    def credits(node_loss: str) -> list[tuple[int, list[float]]]:
+        experiment = Experiment({"turns": 2, "group_size": 4, "node_loss": node_loss})
+        team = experiment._teams["learned"]
+        seen: list[tuple[int, list[float]]] = []
+        team.credit = lambda h, cells, adv: seen.append((h.helper.turn, adv[1]))  # type: ignore[method-assign]
+        sim._update(team, experiment.env, experiment._start, experiment.how, random.Random(3))
+        return seen
+
+    summed, averaged = credits("sum"), credits("mean")
+    assert [t for t, _ in summed] == [t for t, _ in averaged] and len(summed) == 5
+    for (turn, s), (_, m) in zip(summed, averaged, strict=True):
+        k = 1 if turn == 1 else 4  # one turn-1 group; a turn-2 group per turn-1 sample
+        assert m == pytest.approx([a / k for a in s])
+    # With one turn there is one group: the field is not used.
+    assert validate_params({"node_loss": "mean"}).node_loss == "sum"
+
+
+def test_adamw_takes_torchs_step_on_each_row_that_has_a_gradient() -> None:
+    from lab.sim.experiment import Policy
+
+    prior = [0.2, 0.1, 0.7]
+    policy = Policy(3, lambda o: prior, optimizer="adamw")
+    lr, gradients = 0.2, [[1.0, 0.0, -1.0], [0.5, -2.0, 1.5], [0.0, 0.0, 0.0]]
+    # torch.optim.AdamW's update (its documentation's algorithm), written out for one row.
+    w, m, v = [0.0] * 3, [0.0] * 3, [0.0] * 3
+    for t, g in enumerate(gradients, start=1):
+        policy.add("o", g)
+        policy.apply(lr)
+        for b in range(3):
+            w[b] -= lr * 0.01 * w[b]
+            m[b] = 0.9 * m[b] + 0.1 * g[b]
+            v[b] = 0.999 * v[b] + 0.001 * g[b] ** 2
+            w[b] += lr * (m[b] / (1 - 0.9**t)) / (math.sqrt(v[b] / (1 - 0.999**t)) + 1e-8)
+        assert policy.weights["o"] == pytest.approx(w, rel=1e-12)
+    # The first step is about lr in each coordinate whatever the gradient's scale.
+    assert policy.weights["o"][0] > 0.2 * 0.99
+    # A row with no gradient this update keeps its weights and its moments.
+    policy.add("other", [1.0, 0.0, 0.0])
+    policy.apply(lr)
+    assert policy.weights["o"] == pytest.approx(w, rel=1e-12) and policy._adamw["o"][0] == 3
+    adamw = run_experiment({"optimizer": "adamw", "updates": 20})
+    assert (
+        adamw["expected_reward"]["learned"]
+        != run_experiment({"updates": 20})["expected_reward"]["learned"]
+    )
+    # The exact yardstick keeps its natural-gradient step.
+    assert (
+        adamw["expected_reward"]["centralized"]
+        == run_experiment({"updates": 20})["expected_reward"]["centralized"]
+    )
+
+
+def test_the_centralized_learner_can_have_the_teams_reward_calls_in_cross_mode() -> None:
+    def sizes(given: dict[str, Any]) -> tuple[int, int]:
+        experiment = Experiment({"group_size": 4, "updates": 1, **given})
+        start, rng = experiment._start, random.Random(0)
+        team = len(experiment._teams["learned"].group(start, 4, rng))
+        return team, len(experiment._joint_learner.group(start, 4, rng))
+
+    assert sizes({"joint_mode": "cross"}) == (16, 4)
+    assert sizes({"joint_mode": "cross", "central_group": "calls"}) == (16, 16)
+    # In align the team scores G: the field is not used, and the joint learner samples G.
+    assert sizes({"central_group": "calls"}) == (4, 4)
+    assert validate_params({"central_group": "calls"}).central_group == "group"

@@ -340,7 +340,14 @@ def test_describe_params_names_every_used_setting_as_the_form_does() -> None:
     params = validate_params({"table": "penalty", "penalty_k": -2.5, "turns": 2}).to_json()
     text = describe_params(params)
     assert text.startswith("reward table: Penalty game; penalty k: -2.5; turns: 2; discount: 1; ")
-    assert "updates: 200; group size: 32; learning rate: 0.2; seed: 0" in text
+    assert (
+        "updates: 200; group size: 32; learning rate: 0.2; optimizer: Plain gradient step; seed: 0"
+        in text
+    )
+    # Two turns use CoMLRL's termination and the groups' losses; the threshold only with it.
+    assert "early termination: None (every turn-1 group has turn-2 groups)" in text
+    assert "groups' losses: Summed over the update's groups" in text
+    assert "termination threshold" not in text
     assert "discount" not in describe_params(validate_params({}).to_json())  # one turn
     assert "custom table" not in text  # a setting this table does not use
 
