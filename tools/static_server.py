@@ -4,7 +4,9 @@ For tests, a server can also drop every connection (the network is down) and,
 opted into by the WebKit suite only, put a script first into every HTML page.
 The tests' server sends every file as it is on disk; the benchmark's
 (``as_host=True``) compresses and sets cache headers as GitHub Pages, Netlify
-and Cloudflare do, so Lighthouse measures what a reader's browser gets.
+and Cloudflare do, so Lighthouse measures what a reader's browser gets; a
+generic host (``generic=True``) compresses and sends nothing else, so a result
+that holds under both does not depend on one server's headers.
 """
 
 from __future__ import annotations
@@ -85,16 +87,10 @@ YEAR = "public, max-age=31536000, immutable"
 REVALIDATE = "public, max-age=600"  # GitHub Pages' ten minutes for everything else
 
 
-class HostHandler(StaticHandler):
-    """Files as a static host serves them: gzip where the browser accepts it, and
-    cache headers (a year for hashed names, ten minutes for the rest)."""
+class GenericHandler(StaticHandler):
+    """Files as any host serves them: gzip where the browser accepts it, no other header."""
 
     _gzipped: ClassVar[dict[tuple[str, float], bytes]] = {}
-
-    def end_headers(self) -> None:
-        path = self.path.split("?")[0]
-        self.send_header("Cache-Control", YEAR if HASHED.search(path) else REVALIDATE)
-        super().end_headers()
 
     def send_head(self):  # type: ignore[no-untyped-def]
         path = self._file()
@@ -115,6 +111,16 @@ class HostHandler(StaticHandler):
         return io.BytesIO(body)
 
 
+class HostHandler(GenericHandler):
+    """Files as a static host serves them: gzip where the browser accepts it, and
+    cache headers (a year for hashed names, ten minutes for the rest)."""
+
+    def end_headers(self) -> None:
+        path = self.path.split("?")[0]
+        self.send_header("Cache-Control", YEAR if HASHED.search(path) else REVALIDATE)
+        super().end_headers()
+
+
 class _QuietServer(ThreadingHTTPServer):
     inject: str | None = None
     network_off: threading.Event
@@ -131,15 +137,21 @@ class StaticServer:
     ``inject``: a script put first into every HTML page's ``<head>`` (test
     instrumentation where a browser offers no other way). ``network_off``: set
     it, and every connection is dropped unanswered, as when the network is down.
-    ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`).
+    ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`);
+    ``generic``: compressed, nothing more (:class:`GenericHandler`).
     """
 
     def __init__(
-        self, directory: Path, *, inject: str | None = None, as_host: bool = False
+        self,
+        directory: Path,
+        *,
+        inject: str | None = None,
+        as_host: bool = False,
+        generic: bool = False,
     ) -> None:
-        if as_host and inject is not None:
+        if (as_host or generic) and inject is not None:
             raise ValueError("the host-like server injects no script")
-        kind = HostHandler if as_host else StaticHandler
+        kind = HostHandler if as_host else GenericHandler if generic else StaticHandler
         handler = functools.partial(kind, directory=str(directory))
         self._server = _QuietServer(("127.0.0.1", 0), handler)
         if inject is not None and "</script" in inject.lower():
@@ -160,9 +172,9 @@ class StaticServer:
 
 @contextmanager
 def serving(
-    directory: Path, *, inject: str | None = None, as_host: bool = False
+    directory: Path, *, inject: str | None = None, as_host: bool = False, generic: bool = False
 ) -> Iterator[StaticServer]:
-    server = StaticServer(directory, inject=inject, as_host=as_host)
+    server = StaticServer(directory, inject=inject, as_host=as_host, generic=generic)
     server.start()
     try:
         yield server
