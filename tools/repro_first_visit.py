@@ -18,7 +18,9 @@ for it the script writes what was pending into ``--out`` (JSON) and stops:
 - the page's console and errors.
 
 ``--hogs`` starts two busy processes (one per core of the team's machine) for the
-whole run: the machine under load.
+whole run: the machine under load. The link is the server's (tools/static_server.py
+``Link``, as the bench emulates it); ``--devtools-link`` emulates it as the bench
+did before issue 50, with Chromium's DevTools throttling, to compare.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from lesson_hooks.support.paths import ROOT
 from tools import bench
-from tools.static_server import StaticHandler, serving
+from tools.static_server import Link, StaticHandler, serving
 
 LINKS = {"loopback": None, "broadband": bench.BROADBAND}
 #: Chromium's names for TCP states in /proc/net/tcp (hex): the ones worth telling apart.
@@ -163,8 +165,9 @@ class Recorder:
     def t(self) -> float:
         return round(time.monotonic() - self.started, 2)
 
-    def watch(self, page: Page) -> None:
-        """Record ``page``'s network, its service workers and its console (bench.revisit's hook)."""
+    def watch(self, page: Page, devtools_link: Link | None = None) -> None:
+        """Record ``page``'s network, its service workers and its console (bench.revisit's
+        hook); ``devtools_link``: throttle the page to it by DevTools, as the bench did."""
         session = page.context.new_cdp_session(page)
         self.pages += 1
         label = f"page {self.pages}"
@@ -221,6 +224,14 @@ class Recorder:
         session.on("ServiceWorker.workerRegistrationUpdated", registration)
         session.send("Network.enable")
         session.send("ServiceWorker.enable")
+        if devtools_link is not None:
+            conditions = {
+                "offline": False,
+                "latency": devtools_link.latency_ms,
+                "downloadThroughput": devtools_link.bits_per_s / 8,
+                "uploadThroughput": devtools_link.bits_per_s / 8 / 4,
+            }
+            session.send("Network.emulateNetworkConditions", conditions)
         page.on("console", lambda m: self.console.append(f"{self.t()} {m.type}: {m.text}"))
         page.on("pageerror", lambda e: self.console.append(f"{self.t()} pageerror: {e}"))
 
@@ -277,8 +288,11 @@ def hogs(count: int) -> Iterator[None]:
             process.join()
 
 
-def one_run(b: bench.Bench, profile: Path, link: dict | None, port: int) -> dict | None:
-    """One fresh profile's first visit and revisit: None if it passed, else the record."""
+def one_run(
+    b: bench.Bench, profile: Path, link: Link | None, port: int, devtools: bool
+) -> dict | None:
+    """One fresh profile's first visit and revisit: None if it passed, else the record.
+    ``devtools``: the link is Chromium's DevTools throttling, not the server's."""
     recorder = Recorder(time.monotonic())
     timer: list[threading.Timer] = []
 
@@ -306,7 +320,12 @@ def one_run(b: bench.Bench, profile: Path, link: dict | None, port: int) -> dict
 
     b.playwright.chromium.launch_persistent_context = launch
     try:
-        bench.revisit(b, profile, link, watch=recorder.watch, on_step=on_step)
+        if devtools:
+            bench.revisit(
+                b, profile, None, watch=lambda page: recorder.watch(page, link), on_step=on_step
+            )
+        else:
+            bench.revisit(b, profile, link, watch=recorder.watch, on_step=on_step)
     except RuntimeError as err:
         return recorder.report(str(err).splitlines()[0])
     finally:
@@ -325,6 +344,9 @@ def main() -> int:
     parser.add_argument("--site", type=Path, help="a built site to serve (default: build one)")
     parser.add_argument("--out", type=Path, default=ROOT / "repro-first-visit.json")
     parser.add_argument("--keep-going", action="store_true", help="do not stop at a hang")
+    parser.add_argument(
+        "--devtools-link", action="store_true", help="throttle by DevTools, as before issue 50"
+    )
     args = parser.parse_args()
     os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     instrument()
@@ -343,17 +365,19 @@ def main() -> int:
         if args.hogs:
             stack.enter_context(hogs(2))
         p = stack.enter_context(sync_playwright())
-        b = bench.Bench(None, p, server.url, server.url, 1, tmp_path, print)  # type: ignore[arg-type]
+        b = bench.Bench(None, p, server.url, server.url, 1, tmp_path, print, server=server)  # type: ignore[arg-type]
         b.timeout_ms = args.timeout * 1000
         for link in links:
             passed = failed = 0
             for i in range(args.runs):
-                record = one_run(b, tmp_path / f"{link}-{i}", LINKS[link], port)
+                profile = tmp_path / f"{link}-{i}"
+                record = one_run(b, profile, LINKS[link], port, args.devtools_link)
                 if record is None:
                     passed += 1
                 else:
                     failed += 1
-                    hangs.append({"link": link, "run": i + 1, "hogs": args.hogs, **record})
+                    how = {"link": link, "devtools": args.devtools_link, "hogs": args.hogs}
+                    hangs.append({**how, "run": i + 1, **record})
                     args.out.write_text(json.dumps(hangs, indent=1), encoding="utf-8")
                     print(f"{link} run {i + 1}: HUNG at {record['step']}: {record['error']}")
                 print(
@@ -368,7 +392,10 @@ def main() -> int:
             if failed and not args.keep_going:
                 break
     for link, (passed, failed) in counts.items():
-        print(f"{link}{' under two hogs' if args.hogs else ''}: {passed} passed, {failed} hung")
+        how = (" by DevTools" if args.devtools_link else "") + (
+            " under two hogs" if args.hogs else ""
+        )
+        print(f"{link}{how}: {passed} passed, {failed} hung")
     if hangs:
         print(f"what was pending: {args.out}")
     return 1 if hangs else 0

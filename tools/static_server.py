@@ -17,11 +17,49 @@ import io
 import re
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class Link:
+    """A reader's link, emulated by the server: each answer waits ``latency_ms`` (a
+    round trip) before its first byte, and every answer shares ``bits_per_s``.
+
+    The benchmark's links are emulated here, not by Chromium's DevTools throttling
+    (``Network.emulateNetworkConditions``), which stalled about one fresh first
+    visit in twenty under load: the server had sent every byte and closed, while
+    the browser left them unread in its sockets (issue 50, tools/repro_first_visit.py).
+    """
+
+    bits_per_s: float
+    latency_ms: float
+
+
+#: Bytes written at a time on an emulated link: about 3 ms at 40 Mbit/s.
+LINK_CHUNK = 16 * 1024
+
+
+class Pacer:
+    """The link's time: when each chunk may go, first come first served, so that the
+    answers in flight together share its bandwidth."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._free_at = 0.0
+
+    def delay(self, link: Link, size: int) -> float:
+        """Seconds to wait before ``size`` bytes have crossed ``link`` (reserving them)."""
+        with self._lock:
+            now = self._clock()
+            self._free_at = max(now, self._free_at) + size * 8 / link.bits_per_s
+            return self._free_at - now
 
 
 class StaticHandler(SimpleHTTPRequestHandler):
@@ -41,6 +79,21 @@ class StaticHandler(SimpleHTTPRequestHandler):
             self.close_connection = True  # no answer at all: a failed connection
             return
         super().handle_one_request()
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        link = getattr(self.server, "link", None)
+        if link is not None:
+            time.sleep(link.latency_ms / 1000)
+        super().send_response(code, message)
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        link = getattr(self.server, "link", None)
+        if link is None:
+            return super().copyfile(source, outputfile)
+        while chunk := source.read(LINK_CHUNK):
+            time.sleep(self.server.pacer.delay(link, len(chunk)))
+            outputfile.write(chunk)
+        return None
 
     def _file(self) -> Path:
         """The file the request names: a folder's index.html for a path ending in /."""
@@ -124,6 +177,8 @@ class HostHandler(GenericHandler):
 class _QuietServer(ThreadingHTTPServer):
     inject: str | None = None
     network_off: threading.Event
+    link: Link | None = None
+    pacer: Pacer
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser that closes a page mid-download is not a server error.
@@ -138,7 +193,8 @@ class StaticServer:
     instrumentation where a browser offers no other way). ``network_off``: set
     it, and every connection is dropped unanswered, as when the network is down.
     ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`);
-    ``generic``: compressed, nothing more (:class:`GenericHandler`).
+    ``generic``: compressed, nothing more (:class:`GenericHandler`). ``link``: set
+    it to a :class:`Link` and every answer crosses that link.
     """
 
     def __init__(
@@ -158,8 +214,18 @@ class StaticServer:
             raise ValueError("an injected script cannot contain </script")
         self._server.inject = inject
         self._server.network_off = self.network_off = threading.Event()
+        self._server.pacer = Pacer()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def link(self) -> Link | None:
+        """The reader's link every answer crosses (None: loopback, as fast as it goes)."""
+        return self._server.link
+
+    @link.setter
+    def link(self, link: Link | None) -> None:
+        self._server.link = link
 
     def start(self) -> None:
         self._thread.start()
