@@ -30,6 +30,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -348,6 +349,8 @@ def main() -> int:
         "--devtools-link", action="store_true", help="throttle by DevTools, as before issue 50"
     )
     args = parser.parse_args()
+    # Stopped by `kill`, it still ends its busy processes and its browser.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     instrument()
     links = list(LINKS) if args.link == "both" else [args.link]

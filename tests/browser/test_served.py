@@ -286,6 +286,26 @@ def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
     assert not problems, report(problems)
 
 
+# How many labs were set up (their status line armed) when the page's load event fired.
+LABS_SET_UP_AT_LOAD = """addEventListener("load", () => {
+  window.__labsAtLoad = document.querySelectorAll("[data-lab][data-lab-state]").length;
+}, { once: true });"""
+
+
+@pytest.mark.parametrize("path", ["lesson/", "simulation/", "language-models/"])
+def test_a_lab_page_loads_before_its_labs_are_set_up_and_all_are_set_up_unscrolled(
+    page: Page, path: str
+) -> None:
+    """The reader reads text first (issue 47): nothing of a lab runs while the page loads;
+    then every lab is set up while the reader reads, without scrolling to it."""
+    page.add_init_script(LABS_SET_UP_AT_LOAD)
+    page.goto(path)
+    assert page.evaluate("() => window.__labsAtLoad") == 0
+    for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
+        expect(lab).to_have_attribute("data-lab-state", re.compile(r"."), timeout=BOOT)
+    assert page.evaluate("() => scrollY") == 0
+
+
 # Every layout shift from the page's start (observed before any of it loads). None is let
 # off as following the reader's input: the test gives none (Chromium flags some shifts
 # at load as if it had, which Lighthouse counts all the same).
