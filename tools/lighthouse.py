@@ -97,7 +97,16 @@ def run_once(
         capture_output=True,
         text=True,
     )
-    return json.loads(report.read_text(encoding="utf-8"))
+    taken = json.loads(report.read_text(encoding="utf-8"))
+    if "performance" in categories and taken["categories"]["performance"]["score"] is None:
+        # On a machine busier than its cores the page may not paint in time (NO_FCP).
+        tbt = taken["audits"]["total-blocking-time"]
+        raise NoScore(f"{url}: {tbt.get('errorMessage', 'no performance score')}")
+    return taken
+
+
+class NoScore(RuntimeError):
+    """A run that measured nothing (the page did not paint in time)."""
 
 
 def medians(path: str, reports: list[dict]) -> PageResult:
@@ -220,8 +229,12 @@ def measure_lab_cost(
             for side in order:
                 out(f"lab cost {round_ + 1}/{runs}: /{path} {side}")
                 name = f"cost-{side}-{round_}-{path.strip('/') or 'home'}.json"
-                report = run_once(sides[side] + path, browser, work / name)
-                reports[side, path].append(report)
+                try:
+                    reports[side, path].append(run_once(sides[side] + path, browser, work / name))
+                except NoScore as err:  # the medians are over the runs that measured
+                    out(f"  no score: {err}")
+    if missing := [f"/{p} {s}" for (s, p), taken in reports.items() if not taken]:
+        raise NoScore(f"no run measured {', '.join(missing)}")
     return [
         LabCost(medians(path, reports["labs", path]), medians(path, reports["plain", path]))
         for path in pages
