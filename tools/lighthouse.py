@@ -157,9 +157,14 @@ def measure(
     return results
 
 
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in rows])
+
+
 def table(results: list[PageResult]) -> str:
     header = ["page", *CATEGORIES, "total blocking time", "LCP", "CLS", "goals met"]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    rows = []
     for r in results:
         cells = [
             f"/{r.path}",
@@ -169,8 +174,8 @@ def table(results: list[PageResult]) -> str:
             f"{r.cls:.3f}",
             "yes" if not r.misses else "no: " + ", ".join(r.misses),
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        rows.append(cells)
+    return markdown_table(header, rows)
 
 
 #: The labs' own cost at load (issue 47): each lab page's medians with its labs less
@@ -252,7 +257,7 @@ def lab_cost_table(costs: list[LabCost]) -> str:
         "difference",
         "goal met",
     ]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    rows = []
     for c in costs:
         cells = [
             f"/{c.with_labs.path}",
@@ -264,8 +269,8 @@ def lab_cost_table(costs: list[LabCost]) -> str:
             f"{c.tbt_ms:+.0f} ms",
             "yes" if c.met else "no",
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        rows.append(cells)
+    return markdown_table(header, rows)
 
 
 #: What does not depend on timing: audited once a page under the second server.
@@ -291,7 +296,7 @@ def audit(base_url: str, browser: str, work: Path, out: Callable[[str], None]) -
 
 def audit_table(results: list[PageResult]) -> str:
     header = ["page", *AUDIT_CATEGORIES, "goals met"]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    rows = []
     for r in results:
         missed = [c for c in AUDIT_CATEGORIES if r.scores[c] < SCORE_GOALS[c]]
         cells = [
@@ -299,5 +304,5 @@ def audit_table(results: list[PageResult]) -> str:
             *(f"{r.scores[c]:.2f}" for c in AUDIT_CATEGORIES),
             "yes" if not missed else "no: " + ", ".join(missed),
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        rows.append(cells)
+    return markdown_table(header, rows)
