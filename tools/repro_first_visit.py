@@ -30,7 +30,6 @@ import contextlib
 import json
 import multiprocessing
 import os
-import signal
 import sys
 import tempfile
 import threading
@@ -270,15 +269,19 @@ class Recorder:
         }
 
 
-def hog() -> None:
-    while True:
-        pass
+def hog(parent: int) -> None:
+    """Busy until the script ends, however it ends (its browser ends with it too)."""
+    while os.getppid() == parent:
+        for _ in range(1_000_000):
+            pass
 
 
 @contextlib.contextmanager
 def hogs(count: int) -> Iterator[None]:
     """``count`` busy processes for the duration (ended by their own handles)."""
-    started = [multiprocessing.Process(target=hog, daemon=True) for _ in range(count)]
+    started = [
+        multiprocessing.Process(target=hog, args=(os.getpid(),), daemon=True) for _ in range(count)
+    ]
     for process in started:
         process.start()
     try:
@@ -349,8 +352,6 @@ def main() -> int:
         "--devtools-link", action="store_true", help="throttle by DevTools, as before issue 50"
     )
     args = parser.parse_args()
-    # Stopped by `kill`, it still ends its busy processes and its browser.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
     instrument()
     links = list(LINKS) if args.link == "both" else [args.link]
