@@ -7,7 +7,7 @@
 // Nothing of a lab runs while the page loads: the reader is reading its text,
 // and the page's own load is one long task already (Material sets up its
 // components). Once the page has loaded, each lab is set up as it nears the
-// viewport or else when the browser is idle, one lab per idle period, each in
+// viewport or else when the browser is idle, one lab after another, each in
 // a task of its own: a page with a lab and seven guided experiments never
 // blocks for all of them at once, a reader's input gets in between, and every
 // lab is set up (its status line armed, Python started while the reader reads;
@@ -34,8 +34,8 @@ const nextTask = () =>
     ? globalThis.scheduler.yield()
     : new Promise((resolve) => setTimeout(resolve, 0));
 
-// The browser idle, at the latest after this long (ms): every lab is set up soon
-// after the page has loaded even on a busy page.
+// The browser idle, or at the latest this long (ms) after the page has loaded: every
+// lab is set up soon even on a busy page.
 const IDLE_TIMEOUT_MS = 2000;
 const whenIdle = (callback) => {
   if (!globalThis.requestIdleCallback) {
