@@ -31,7 +31,7 @@ from lab.kinds import KINDS
 from lab.rpc import dispatch
 from lesson_hooks.support.paths import ROOT
 from tools import chromium, lighthouse
-from tools.static_server import serving
+from tools.static_server import Link, StaticServer, serving
 
 LAB_WORKER = "/assets/lab/worker.js"
 #: The least time a wait may take; on a slow machine, TIMEOUT_BOOTS bare boots.
@@ -245,6 +245,8 @@ class Bench:
     #: the machine's bare boot, so a slow machine gets proportionally longer.
     timeout_ms: float = DEFAULT_TIMEOUT
     figures: dict[str, float] = field(default_factory=dict)
+    #: The full site's server, whose link the measures on a reader's link set.
+    server: StaticServer | None = None
 
     def need(self, name: str) -> float:
         if name not in self.figures:
@@ -353,6 +355,8 @@ BUILD_ROW = "mkdocs build, lab hooks ÷ without"
 
 #: What ``--only`` names to run Lighthouse (and only it, when no row names the text).
 LIGHTHOUSE_ONLY = "lighthouse"
+#: What ``--only`` names to run only the labs' cost and the generic host's audit.
+LAB_COST_ONLY = "lab cost"
 
 
 def selected(only: str | None) -> list[Measure]:
@@ -371,28 +375,91 @@ def wants_lighthouse(only: str | None) -> bool:
     return only is None or only.lower() == LIGHTHOUSE_ONLY
 
 
+def wants_lab_cost(only: str | None) -> bool:
+    return wants_lighthouse(only) or only.lower() == LAB_COST_ONLY
+
+
+Load = tuple[float, float, float]
+
+
 @dataclass
 class Readers:
-    """Lighthouse's table, and the machine's load around it (others share the cores)."""
+    """Lighthouse's tables, and the machine's load around each (others share the cores)."""
 
     results: list[lighthouse.PageResult] = field(default_factory=list)
-    load_before: tuple[float, float, float] | None = None
-    load_after: tuple[float, float, float] | None = None
+    load_before: Load | None = None
+    load_after: Load | None = None
+    #: Each lab page with its labs and without (issue 47).
+    lab_cost: list[lighthouse.LabCost] = field(default_factory=list)
+    cost_load: tuple[Load, Load] | None = None
+    #: Every page's audits as a generic host serves it (compressed, no other header).
+    generic: list[lighthouse.PageResult] = field(default_factory=list)
+    #: Why a part could not be measured (the others still are).
+    failed: list[str] = field(default_factory=list)
+
+
+def _part(readers: Readers, what: str, out: Callable[[str], None], take: Callable[[], None]):
+    """One part of Lighthouse's view; its failure is reported, not raised."""
+    try:
+        take()
+    except Exception as err:  # one part's failure must not lose the others
+        reason = (str(err).strip().splitlines() or [type(err).__name__])[0][:160]
+        out(f"  failed: {reason}")
+        readers.failed.append(f"{what}: {reason}")
 
 
 def readers_view(
-    playwright: Any, runs: int, tmp_path: Path, out: Callable[[str], None], readers: Readers
+    playwright: Any,
+    runs: int,
+    tmp_path: Path,
+    out: Callable[[str], None],
+    readers: Readers,
+    plain_dir: Path,
+    only: str | None = None,
 ) -> None:
     """The site built for and served by a host-like server (compressed, cache headers),
-    every nav page measured by Lighthouse's mobile preset."""
-    host_dir = tmp_path / "host"
-    host_dir.mkdir()
+    every nav page measured by Lighthouse's mobile preset; each lab page beside the
+    same page without labs; every page audited again as a generic host serves it."""
+    dirs = {name: tmp_path / name for name in ("host", "generic")}
+    for folder in dirs.values():
+        folder.mkdir()
     browser = chromium.executable(playwright) or playwright.chromium.executable_path
-    with serving(host_dir, as_host=True) as host:
-        build(ROOT / "mkdocs.yml", host_dir, host.url)
-        readers.load_before = os.getloadavg()
-        readers.results = lighthouse.measure(host.url, browser, runs, tmp_path, out)
-        readers.load_after = os.getloadavg()
+    with (
+        serving(dirs["host"], as_host=True) as host,
+        serving(plain_dir, as_host=True) as plain,
+        serving(dirs["generic"], generic=True) as generic,
+    ):
+        build(ROOT / "mkdocs.yml", dirs["host"], host.url)
+
+        def every_page() -> None:
+            readers.load_before = os.getloadavg()
+            readers.results = lighthouse.measure(host.url, browser, runs, tmp_path, out)
+            readers.load_after = os.getloadavg()
+
+        def lab_cost() -> None:
+            before = os.getloadavg()
+            pages = lighthouse.lab_pages(dirs["host"])
+            readers.lab_cost = lighthouse.measure_lab_cost(
+                host.url,
+                plain.url,
+                pages,
+                browser,
+                max(runs, lighthouse.LAB_COST_RUNS),
+                tmp_path,
+                out,
+            )
+            readers.cost_load = (before, os.getloadavg())
+
+        def generic_host() -> None:
+            build(ROOT / "mkdocs.yml", dirs["generic"], generic.url)
+            readers.generic = lighthouse.audit(generic.url, browser, tmp_path, out)
+
+        if wants_lighthouse(only):
+            _part(readers, "Lighthouse on every page", out, every_page)
+        out("the labs' cost: each lab page with its labs and without, alternating…")
+        _part(readers, "the labs' cost", out, lab_cost)
+        out("every page as a generic host serves it…")
+        _part(readers, "the generic host", out, generic_host)
 
 
 def run(
@@ -426,13 +493,13 @@ def run(
             (bench_dir / "bare.html").write_text(BARE_PAGE)
             (bench_dir / "bare-worker.js").write_text(BARE_WORKER)
             with sync_playwright() as p:
-                if readers is not None and wants_lighthouse(only):
+                if readers is not None and wants_lab_cost(only):
                     out("Lighthouse, mobile preset, on a host-like server…")
-                    readers_view(p, runs, tmp_path, out, readers)
+                    readers_view(p, runs, tmp_path, out, readers, plain_dir, only)
                 browser = p.chromium.launch(**chromium.launch_args(p))
                 if browser_info is not None:
                     browser_info["chromium"] = browser.version
-                bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out)
+                bench = Bench(browser, p, full.url, plain.url, runs, tmp_path, out, server=full)
                 try:
                     take_all(bench, selected(only), rows)
                 finally:
@@ -778,24 +845,24 @@ runtime_measure("run_simulation", SIMULATION_CASES)
 runtime_measure("run_language_models", LANGUAGE_MODEL_CASES)
 
 
-@measure(
-    "warm revisit lab ready ÷ bare Pyodide boot (loopback)",
-    "warm revisit lab ready ÷ cold (20 Mbit/s link)",
-)
-def warm_revisits(bench: Bench) -> list[Row]:
-    # On loopback both visits start from the snapshot and differ only by downloads a
-    # cache saves, so the loopback revisit is compared with what a revisit cost before
-    # the snapshot (a bare boot); on a reader's link (20 Mbit/s, 40 ms round trip),
-    # with the first visit.
+# On loopback both visits start from the snapshot and differ only by downloads a cache
+# saves, so the loopback revisit is compared with what a revisit cost before the
+# snapshot (a bare boot); on a reader's link (20 Mbit/s, 40 ms round trip), with the
+# first visit. Two measures, so that one's failure still prints the other's row.
+@measure("warm revisit lab ready ÷ bare Pyodide boot (loopback)")
+def warm_revisit_loopback(bench: Bench) -> list[Row]:
     bench.out("warm revisit (service worker, HTTP cache), loopback…")
     _, warm_ms = revisits(bench, bench.tmp_path / "loopback", None)
-    rows = [
-        Row(warm_revisits.rows[0], median(warm_ms), bench.need("bare boot"), "ms", "info", True)
-    ]
+    name = warm_revisit_loopback.rows[0]
+    return [Row(name, median(warm_ms), bench.need("bare boot"), "ms", "info", True)]
+
+
+@measure("warm revisit lab ready ÷ cold (20 Mbit/s link)")
+def warm_revisit_link(bench: Bench) -> list[Row]:
     bench.out("warm revisit vs cold, 20 Mbit/s link…")
     first_ms, warm_ms = revisits(bench, bench.tmp_path / "broadband", BROADBAND)
-    rows.append(ratio_row(warm_revisits.rows[1], median(warm_ms), median(first_ms), "ms", 0.7))
-    return rows
+    name = warm_revisit_link.rows[0]
+    return [ratio_row(name, median(warm_ms), median(first_ms), "ms", 0.7)]
 
 
 @measure("first visit on 20 Mbit/s, with snapshot ÷ without")
@@ -806,11 +873,10 @@ def snapshot_on_a_link(bench: Bench) -> list[Row]:
     with_ms, without_ms = [], []
     for _ in range(bench.runs):
         for options, samples in (("{}", with_ms), ("{snapshot: false}", without_ms)):
-            with fresh_page(bench) as page:
-                link_page(page, BROADBAND)
+            with on_link(bench, BROADBAND), fresh_page(bench) as page:
                 page.goto("lesson/", wait_until="domcontentloaded")
                 samples.append(page.evaluate(timed_runtime(f"start({options})")))
-    allowed = snapshot_bytes(bench.tmp_path) * 8 / BROADBAND_BITS * 1000
+    allowed = snapshot_bytes(bench.tmp_path) * 8 / BROADBAND.bits_per_s * 1000
     took, base = median(with_ms), median(without_ms)
     return [
         Row(
@@ -928,17 +994,11 @@ def class_view(bench: Bench) -> list[Row]:
     return [Row(class_view.rows[0], took, None, "ms", "≤ 2000 ms", took <= 2000)]
 
 
-BROADBAND_BITS = 20e6  # per second
-BROADBAND = {
-    "offline": False,
-    "latency": 40,
-    "downloadThroughput": BROADBAND_BITS / 8,
-    "uploadThroughput": 5e6 / 8,
-}
+# A reader's broadband: 20 Mbit/s down, a 40 ms round trip.
+BROADBAND = Link(bits_per_s=20e6, latency_ms=40)
 
 
-READER_BITS = 5e6  # per second: a slow reader's link (issue 23)
-READER_LINK = {**BROADBAND, "downloadThroughput": READER_BITS / 8, "uploadThroughput": 1e6 / 8}
+READER_LINK = Link(bits_per_s=5e6, latency_ms=40)  # a slow reader's link (issue 23)
 READING_WPM = 250
 # The words a reader reads before the first lab: the article's text up to it.
 WORDS_BEFORE_LAB = """() => {
@@ -959,8 +1019,7 @@ def ready_when_reached(bench: Bench) -> list[Row]:
     bench.out("the Visual Lab ready by the time a reader reaches it, 5 Mbit/s…")
     ready_ms, reading_ms = [], []
     for _ in range(bench.runs):
-        with fresh_page(bench) as page:
-            link_page(page, READER_LINK)
+        with on_link(bench, READER_LINK), fresh_page(bench) as page:
             page.goto("lesson/", wait_until="domcontentloaded")
             words = page.evaluate(WORDS_BEFORE_LAB)
             page.wait_for_function(LAB_STATE_READY, timeout=max(bench.timeout_ms, 180_000))
@@ -970,16 +1029,26 @@ def ready_when_reached(bench: Bench) -> list[Row]:
     return [ratio_row(ready_when_reached.rows[0], took, reading, "ms", 1.0)]
 
 
-def link_page(page: Page, link: dict) -> None:
-    session = page.context.new_cdp_session(page)
-    session.send("Network.enable")
-    session.send("Network.emulateNetworkConditions", link)
+@contextmanager
+def on_link(bench: Bench, link: Link | None) -> Iterator[None]:
+    """Every answer of the full site's server crosses ``link`` meanwhile.
+
+    The server emulates the link, not Chromium's DevTools throttling: that stalled
+    about one fresh first visit in twenty under load (issue 50; Link's docstring).
+    """
+    if bench.server is None:
+        raise RuntimeError("the bench has no server to emulate a link with")
+    bench.server.link = link
+    try:
+        yield
+    finally:
+        bench.server.link = None
 
 
-def open_lesson(context, link: dict | None) -> Page:
+def open_lesson(context, watch: Callable[[Page], None] | None = None) -> Page:
     page = context.new_page()
-    if link:
-        link_page(page, link)
+    if watch:
+        watch(page)
     # Not "load": on a slow link the lab's own start may still be under way.
     page.goto("lesson/", wait_until="domcontentloaded")
     return page
@@ -1034,31 +1103,59 @@ def blocking_time(bench: Bench, url: str, path: str) -> tuple[float, int]:
     return sum(duration - 50 for duration in tasks if duration > 50), styled
 
 
-def revisits(bench: Bench, profiles: Path, link: dict | None):
+def revisit(
+    bench: Bench,
+    profile: Path,
+    link: Link | None,
+    watch: Callable[[Page], None] | None = None,
+    on_step: Callable[[str], None] | None = None,
+) -> tuple[float, float]:
+    """Lab ready (ms) on a first visit and on a revisit, in one fresh persistent profile.
+
+    ``watch`` sees each page before it loads and ``on_step`` each step as it starts
+    (tools/repro_first_visit.py records what a hung step waits for).
+    """
+    context = bench.playwright.chromium.launch_persistent_context(
+        str(profile), base_url=bench.url, **chromium.launch_args(bench.playwright)
+    )
+    context.set_default_timeout(bench.timeout_ms)
+    context.set_default_navigation_timeout(bench.timeout_ms)
+    step = ""
+
+    def begin(name: str) -> None:
+        nonlocal step
+        step = name
+        if on_step:
+            on_step(name)
+
+    try:
+        with on_link(bench, link):
+            begin("first visit")
+            page = open_lesson(context, watch)
+            first = page.evaluate(LAB_BOOT)
+            begin("waiting for the service worker")
+            page.evaluate("navigator.serviceWorker?.ready.then(() => null)")
+            page.close()
+            begin("revisit")
+            warm = open_lesson(context, watch).evaluate(LAB_BOOT)
+    except Exception as err:
+        # Both visits load the same page: say which one failed (issue 38).
+        raise RuntimeError(f"{step}: {err}") from err
+    finally:
+        context.close()
+    return first, warm
+
+
+def revisits(bench: Bench, profiles: Path, link: Link | None):
     """Lab ready on a first visit and on a revisit, in one persistent profile each."""
     first_ms, warm_ms = [], []
     for i in range(bench.runs):
-        context = bench.playwright.chromium.launch_persistent_context(
-            str(profiles / f"profile-{i}"),
-            base_url=bench.url,
-            **chromium.launch_args(bench.playwright),
-        )
-        context.set_default_timeout(bench.timeout_ms)
-        context.set_default_navigation_timeout(bench.timeout_ms)
-        step = "first visit"
         try:
-            page = open_lesson(context, link)
-            first_ms.append(page.evaluate(LAB_BOOT))
-            step = "waiting for the service worker"
-            page.evaluate("navigator.serviceWorker?.ready.then(() => null)")
-            page.close()
-            step = "revisit"
-            warm_ms.append(open_lesson(context, link).evaluate(LAB_BOOT))
-        except Exception as err:
-            # Both visits load the same page: say which one failed (issue 38).
-            raise RuntimeError(f"{step} {i + 1}: {err}") from err
-        finally:
-            context.close()
+            first, warm = revisit(bench, profiles / f"profile-{i}", link)
+        except RuntimeError as err:
+            raise RuntimeError(f"run {i + 1}, {err}") from err
+        first_ms.append(first)
+        warm_ms.append(warm)
     return first_ms, warm_ms
 
 
@@ -1111,40 +1208,68 @@ def machine(chromium: str | None = None, proc: Path = Path("/proc")) -> Machine:
     return Machine(cores, memory, cpu, chromium)
 
 
-def load_line(readers: Readers, cores: int) -> str:
-    """The machine's load around the Lighthouse runs, and whether it allowed a fair measure."""
-    if readers.load_before is None or readers.load_after is None:
+def load_line(load: tuple[Load, Load] | None, cores: int) -> str:
+    """The machine's load around Lighthouse's runs, and whether it allowed a fair measure."""
+    if load is None:
         return "not measured"
-    worst = max(readers.load_before[0], readers.load_after[0])
-    said = (
-        f"1-minute load average {readers.load_before[0]:.1f} before, "
-        f"{readers.load_after[0]:.1f} after ({cores} cores)"
-    )
+    before, after = load
+    worst = max(before[0], after[0])
+    said = f"1-minute load average {before[0]:.1f} before, {after[0]:.1f} after ({cores} cores)"
     if worst > cores:
         return f"{said}: **busier than its cores**; the scores and times are not credible"
     return said
 
 
 def readers_section(readers: Readers, cores: int) -> list[str]:
-    """Lighthouse's table as lines of the results page (none if it did not run)."""
-    if not readers.results:
-        return []
-    runs = readers.results[0].runs
-    return [
-        "## What a reader's phone gets (Lighthouse)",
-        "",
-        f"Lighthouse {lighthouse.version()}, mobile preset, medians of {runs} runs a page, "
-        "the site served compressed with a static host's cache headers.",
-        f"Goals: performance ≥ {lighthouse.SCORE_GOALS['performance']:.2f}, accessibility, "
-        f"best practices and SEO 1.00, total blocking time ≤ {lighthouse.TBT_GOAL_MS} ms.",
-        "",
-        f"- **Load**: {load_line(readers, cores)}",
-        "",
-        lighthouse.table(readers.results),
-        "",
-        "## The lab's own measures",
-        "",
-    ]
+    """Lighthouse's tables as lines of the results page (none if it did not run)."""
+    lines: list[str] = []
+    if readers.results:
+        runs = readers.results[0].runs
+        load = None
+        if readers.load_before is not None and readers.load_after is not None:
+            load = (readers.load_before, readers.load_after)
+        lines += [
+            "## What a reader's phone gets (Lighthouse)",
+            "",
+            f"Lighthouse {lighthouse.version()}, mobile preset, medians of {runs} runs a page, "
+            "the site served compressed with a static host's cache headers.",
+            f"Goals: performance ≥ {lighthouse.SCORE_GOALS['performance']:.2f}, accessibility, "
+            f"best practices and SEO 1.00, total blocking time ≤ {lighthouse.TBT_GOAL_MS} ms.",
+            "",
+            f"- **Load**: {load_line(load, cores)}",
+            "",
+            lighthouse.table(readers.results),
+            "",
+        ]
+    if readers.lab_cost:
+        runs = readers.lab_cost[0].with_labs.runs
+        lines += [
+            "## The labs' own cost at load (Lighthouse)",
+            "",
+            f"Each lab page with its labs and built without them, medians of {runs} runs each, "
+            "the two alternating; served compressed as above.",
+            f"Goal: performance with labs ≥ without - {lighthouse.LAB_COST_PERFORMANCE:.2f}, "
+            f"total blocking time with labs ≤ without + {lighthouse.LAB_COST_TBT_MS} ms.",
+            "",
+            f"- **Load**: {load_line(readers.cost_load, cores)}",
+            "",
+            lighthouse.lab_cost_table(readers.lab_cost),
+            "",
+        ]
+    if readers.generic:
+        lines += [
+            "## As a generic host serves it (Lighthouse)",
+            "",
+            "Every page once, served compressed with no other header (no cache headers).",
+            "",
+            lighthouse.audit_table(readers.generic),
+            "",
+        ]
+    if readers.failed:
+        lines += [f"- **FAILED**: {reason}" for reason in readers.failed] + [""]
+    if lines:
+        lines += ["## The lab's own measures", ""]
+    return lines
 
 
 def results_markdown(

@@ -75,8 +75,10 @@ def nav_pages(config: Path = ROOT / "mkdocs.yml") -> list[str]:
     return paths
 
 
-def run_once(url: str, browser: str, report: Path) -> dict:
-    """One Lighthouse run (mobile preset) of ``url``; its JSON report."""
+def run_once(
+    url: str, browser: str, report: Path, categories: tuple[str, ...] = CATEGORIES
+) -> dict:
+    """One Lighthouse run (mobile preset) of ``url`` in ``categories``; its JSON report."""
     flags = ["--headless=new", *chromium.FLAGS]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         flags.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox.
@@ -87,7 +89,7 @@ def run_once(url: str, browser: str, report: Path) -> dict:
             "--quiet",
             "--output=json",
             f"--output-path={report}",
-            f"--only-categories={','.join(CATEGORIES)}",
+            f"--only-categories={','.join(categories)}",
             f"--chrome-flags={' '.join(flags)}",
         ],
         env={**os.environ, "CHROME_PATH": browser},
@@ -95,7 +97,16 @@ def run_once(url: str, browser: str, report: Path) -> dict:
         capture_output=True,
         text=True,
     )
-    return json.loads(report.read_text(encoding="utf-8"))
+    taken = json.loads(report.read_text(encoding="utf-8"))
+    if "performance" in categories and taken["categories"]["performance"]["score"] is None:
+        # On a machine busier than its cores the page may not paint in time (NO_FCP).
+        tbt = taken["audits"]["total-blocking-time"]
+        raise NoScore(f"{url}: {tbt.get('errorMessage', 'no performance score')}")
+    return taken
+
+
+class NoScore(RuntimeError):
+    """A run that measured nothing (the page did not paint in time)."""
 
 
 def medians(path: str, reports: list[dict]) -> PageResult:
@@ -146,9 +157,14 @@ def measure(
     return results
 
 
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in rows])
+
+
 def table(results: list[PageResult]) -> str:
     header = ["page", *CATEGORIES, "total blocking time", "LCP", "CLS", "goals met"]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    rows = []
     for r in results:
         cells = [
             f"/{r.path}",
@@ -158,5 +174,135 @@ def table(results: list[PageResult]) -> str:
             f"{r.cls:.3f}",
             "yes" if not r.misses else "no: " + ", ".join(r.misses),
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        rows.append(cells)
+    return markdown_table(header, rows)
+
+
+#: The labs' own cost at load (issue 47): each lab page's medians with its labs less
+#: those of the same page built without them, at most this much worse.
+LAB_COST_RUNS = 5
+LAB_COST_PERFORMANCE = 0.02
+LAB_COST_TBT_MS = 50
+
+
+@dataclass(frozen=True)
+class LabCost:
+    """A lab page measured with its labs and without them, alternating."""
+
+    with_labs: PageResult
+    without: PageResult
+
+    @property
+    def performance(self) -> float:
+        return self.with_labs.scores["performance"] - self.without.scores["performance"]
+
+    @property
+    def tbt_ms(self) -> float:
+        return self.with_labs.tbt_ms - self.without.tbt_ms
+
+    @property
+    def met(self) -> bool:
+        return self.performance >= -LAB_COST_PERFORMANCE and self.tbt_ms <= LAB_COST_TBT_MS
+
+
+def lab_pages(site_dir: Path) -> list[str]:
+    """The nav pages that hold a lab block, as built in ``site_dir``."""
+    return [
+        path
+        for path in nav_pages()
+        if "data-lab=" in (site_dir / path / "index.html").read_text(encoding="utf-8")
+    ]
+
+
+def measure_lab_cost(
+    labs_url: str,
+    plain_url: str,
+    pages: list[str],
+    browser: str,
+    runs: int,
+    work: Path,
+    out: Callable[[str], None],
+) -> list[LabCost]:
+    """Each page at ``labs_url`` and at ``plain_url`` (the build without labs), ``runs``
+    times, the two sides alternating and each round starting with the other side, so a
+    busy spell on the machine meets both alike."""
+    sides = {"labs": labs_url, "plain": plain_url}
+    reports: dict[tuple[str, str], list[dict]] = {(s, p): [] for s in sides for p in pages}
+    for round_ in range(runs):
+        for path in pages:
+            order = list(sides) if round_ % 2 == 0 else list(sides)[::-1]
+            for side in order:
+                out(f"lab cost {round_ + 1}/{runs}: /{path} {side}")
+                name = f"cost-{side}-{round_}-{path.strip('/') or 'home'}.json"
+                try:
+                    reports[side, path].append(run_once(sides[side] + path, browser, work / name))
+                except NoScore as err:  # the medians are over the runs that measured
+                    out(f"  no score: {err}")
+    if missing := [f"/{p} {s}" for (s, p), taken in reports.items() if not taken]:
+        raise NoScore(f"no run measured {', '.join(missing)}")
+    return [
+        LabCost(medians(path, reports["labs", path]), medians(path, reports["plain", path]))
+        for path in pages
+    ]
+
+
+def lab_cost_table(costs: list[LabCost]) -> str:
+    header = [
+        "page",
+        "performance with labs",
+        "without",
+        "difference",
+        "TBT with labs",
+        "without",
+        "difference",
+        "goal met",
+    ]
+    rows = []
+    for c in costs:
+        cells = [
+            f"/{c.with_labs.path}",
+            f"{c.with_labs.scores['performance']:.2f}",
+            f"{c.without.scores['performance']:.2f}",
+            f"{c.performance:+.2f}",
+            f"{c.with_labs.tbt_ms:.0f} ms",
+            f"{c.without.tbt_ms:.0f} ms",
+            f"{c.tbt_ms:+.0f} ms",
+            "yes" if c.met else "no",
+        ]
+        rows.append(cells)
+    return markdown_table(header, rows)
+
+
+#: What does not depend on timing: audited once a page under the second server.
+AUDIT_CATEGORIES = CATEGORIES[1:]
+
+
+def audit(base_url: str, browser: str, work: Path, out: Callable[[str], None]) -> list[PageResult]:
+    """Every nav page at ``base_url`` once, in the categories but performance."""
+    results = []
+    for path in nav_pages():
+        out(f"lighthouse, the generic host: /{path}")
+        report = work / f"generic-{path.strip('/') or 'home'}.json"
+        taken = run_once(base_url + path, browser, report, AUDIT_CATEGORIES)
+        for category, audits in sorted(failing_audits([taken]).items()):
+            out(f"  /{path} {category}: {', '.join(sorted(audits))}")
+        results.append(
+            PageResult(
+                path, 1, {c: taken["categories"][c]["score"] for c in AUDIT_CATEGORIES}, 0, 0, 0
+            )
+        )
+    return results
+
+
+def audit_table(results: list[PageResult]) -> str:
+    header = ["page", *AUDIT_CATEGORIES, "goals met"]
+    rows = []
+    for r in results:
+        missed = [c for c in AUDIT_CATEGORIES if r.scores[c] < SCORE_GOALS[c]]
+        cells = [
+            f"/{r.path}",
+            *(f"{r.scores[c]:.2f}" for c in AUDIT_CATEGORIES),
+            "yes" if not missed else "no: " + ", ".join(missed),
+        ]
+        rows.append(cells)
+    return markdown_table(header, rows)

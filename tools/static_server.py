@@ -4,7 +4,9 @@ For tests, a server can also drop every connection (the network is down) and,
 opted into by the WebKit suite only, put a script first into every HTML page.
 The tests' server sends every file as it is on disk; the benchmark's
 (``as_host=True``) compresses and sets cache headers as GitHub Pages, Netlify
-and Cloudflare do, so Lighthouse measures what a reader's browser gets.
+and Cloudflare do, so Lighthouse measures what a reader's browser gets; a
+generic host (``generic=True``) compresses and sends nothing else, so a result
+that holds under both does not depend on one server's headers.
 """
 
 from __future__ import annotations
@@ -15,11 +17,49 @@ import io
 import re
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class Link:
+    """A reader's link, emulated by the server: each answer waits ``latency_ms`` (a
+    round trip) before its first byte, and every answer shares ``bits_per_s``.
+
+    The benchmark's links are emulated here, not by Chromium's DevTools throttling
+    (``Network.emulateNetworkConditions``), which stalled about one fresh first
+    visit in twenty under load: the server had sent every byte and closed, while
+    the browser left them unread in its sockets (issue 50, tools/repro_first_visit.py).
+    """
+
+    bits_per_s: float
+    latency_ms: float
+
+
+#: Bytes written at a time on an emulated link: about 3 ms at 40 Mbit/s.
+LINK_CHUNK = 16 * 1024
+
+
+class Pacer:
+    """The link's time: when each chunk may go, first come first served, so that the
+    answers in flight together share its bandwidth."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._free_at = 0.0
+
+    def delay(self, link: Link, size: int) -> float:
+        """Seconds to wait before ``size`` bytes have crossed ``link`` (reserving them)."""
+        with self._lock:
+            now = self._clock()
+            self._free_at = max(now, self._free_at) + size * 8 / link.bits_per_s
+            return self._free_at - now
 
 
 class StaticHandler(SimpleHTTPRequestHandler):
@@ -39,6 +79,21 @@ class StaticHandler(SimpleHTTPRequestHandler):
             self.close_connection = True  # no answer at all: a failed connection
             return
         super().handle_one_request()
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        link = getattr(self.server, "link", None)
+        if link is not None:
+            time.sleep(link.latency_ms / 1000)
+        super().send_response(code, message)
+
+    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
+        link = getattr(self.server, "link", None)
+        if link is None:
+            return super().copyfile(source, outputfile)
+        while chunk := source.read(LINK_CHUNK):
+            time.sleep(self.server.pacer.delay(link, len(chunk)))
+            outputfile.write(chunk)
+        return None
 
     def _file(self) -> Path:
         """The file the request names: a folder's index.html for a path ending in /."""
@@ -85,16 +140,10 @@ YEAR = "public, max-age=31536000, immutable"
 REVALIDATE = "public, max-age=600"  # GitHub Pages' ten minutes for everything else
 
 
-class HostHandler(StaticHandler):
-    """Files as a static host serves them: gzip where the browser accepts it, and
-    cache headers (a year for hashed names, ten minutes for the rest)."""
+class GenericHandler(StaticHandler):
+    """Files as any host serves them: gzip where the browser accepts it, no other header."""
 
     _gzipped: ClassVar[dict[tuple[str, float], bytes]] = {}
-
-    def end_headers(self) -> None:
-        path = self.path.split("?")[0]
-        self.send_header("Cache-Control", YEAR if HASHED.search(path) else REVALIDATE)
-        super().end_headers()
 
     def send_head(self):  # type: ignore[no-untyped-def]
         path = self._file()
@@ -115,9 +164,21 @@ class HostHandler(StaticHandler):
         return io.BytesIO(body)
 
 
+class HostHandler(GenericHandler):
+    """Files as a static host serves them: gzip where the browser accepts it, and
+    cache headers (a year for hashed names, ten minutes for the rest)."""
+
+    def end_headers(self) -> None:
+        path = self.path.split("?")[0]
+        self.send_header("Cache-Control", YEAR if HASHED.search(path) else REVALIDATE)
+        super().end_headers()
+
+
 class _QuietServer(ThreadingHTTPServer):
     inject: str | None = None
     network_off: threading.Event
+    link: Link | None = None
+    pacer: Pacer
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser that closes a page mid-download is not a server error.
@@ -131,23 +192,40 @@ class StaticServer:
     ``inject``: a script put first into every HTML page's ``<head>`` (test
     instrumentation where a browser offers no other way). ``network_off``: set
     it, and every connection is dropped unanswered, as when the network is down.
-    ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`).
+    ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`);
+    ``generic``: compressed, nothing more (:class:`GenericHandler`). ``link``: set
+    it to a :class:`Link` and every answer crosses that link.
     """
 
     def __init__(
-        self, directory: Path, *, inject: str | None = None, as_host: bool = False
+        self,
+        directory: Path,
+        *,
+        inject: str | None = None,
+        as_host: bool = False,
+        generic: bool = False,
     ) -> None:
-        if as_host and inject is not None:
+        if (as_host or generic) and inject is not None:
             raise ValueError("the host-like server injects no script")
-        kind = HostHandler if as_host else StaticHandler
+        kind = HostHandler if as_host else GenericHandler if generic else StaticHandler
         handler = functools.partial(kind, directory=str(directory))
         self._server = _QuietServer(("127.0.0.1", 0), handler)
         if inject is not None and "</script" in inject.lower():
             raise ValueError("an injected script cannot contain </script")
         self._server.inject = inject
         self._server.network_off = self.network_off = threading.Event()
+        self._server.pacer = Pacer()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def link(self) -> Link | None:
+        """The reader's link every answer crosses (None: loopback, as fast as it goes)."""
+        return self._server.link
+
+    @link.setter
+    def link(self, link: Link | None) -> None:
+        self._server.link = link
 
     def start(self) -> None:
         self._thread.start()
@@ -160,9 +238,9 @@ class StaticServer:
 
 @contextmanager
 def serving(
-    directory: Path, *, inject: str | None = None, as_host: bool = False
+    directory: Path, *, inject: str | None = None, as_host: bool = False, generic: bool = False
 ) -> Iterator[StaticServer]:
-    server = StaticServer(directory, inject=inject, as_host=as_host)
+    server = StaticServer(directory, inject=inject, as_host=as_host, generic=generic)
     server.start()
     try:
         yield server

@@ -383,6 +383,24 @@ def test_every_internal_link_and_anchor_resolves(site: BuiltSite, page: str) -> 
     assert not broken, f"{page}: broken links {broken}"
 
 
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_link_a_keyboard_reaches_has_a_name(site: BuiltSite, page: str) -> None:
+    """As any host serves the page, before any script (issue 47): a listing's line
+    anchors (pymdownx.highlight's anchor_linenums) were empty links in the tab order,
+    which a screen reader announces as "link" and axe-core flags (link-name)."""
+    unnamed = [
+        node.attrs["href"]
+        for node in parse(page_file(site, PAGES[page])).find_all("a")
+        if "href" in node.attrs
+        and node.attrs.get("tabindex") != "-1"
+        and not node.text().strip()
+        and not node.attrs.get("aria-label")
+        and not node.attrs.get("title")
+        and not node.find_all("img") + node.find_all("svg")
+    ]
+    assert not unnamed, f"{page}: {len(unnamed)} links without a name, {unnamed[:5]}"
+
+
 @pytest.mark.skipif(not SHARED_SOURCE.exists(), reason="no ../shared beside this checkout")
 def test_the_source_copy_is_current() -> None:
     assert SOURCE.read_bytes() == SHARED_SOURCE.read_bytes()

@@ -8,8 +8,10 @@ import gzip
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tools.bench import Machine, Readers, results_markdown, selected
-from tools.lighthouse import PageResult, medians, nav_pages, table
+from tools.lighthouse import LabCost, PageResult, medians, nav_pages, table
 from tools.static_server import YEAR, serving
 
 
@@ -52,6 +54,22 @@ def test_the_results_page_holds_lighthouse_with_the_machines_load() -> None:
     assert "| / | 1.00 | 1.00 | 1.00 | 1.00 | 20 ms | 1.8 s | 0.000 | yes |" in page
     assert "load average 0.5 before, 3.5 after (2 cores): **busier than its cores**" in page
     assert selected("lighthouse") == []
+
+
+def test_the_labs_cost_is_each_lab_pages_medians_less_its_plain_builds() -> None:
+    """Issue 47: performance at most 0.02 lower and blocking time at most 50 ms longer."""
+    plain = medians("lesson/", [report(0.90, 100)] * 5)
+    near = LabCost(medians("lesson/", [report(0.89, 140)] * 5), plain)
+    far = LabCost(medians("lesson/", [report(0.80, 400)] * 5), plain)
+    assert near.met and not far.met
+    assert far.performance == pytest.approx(-0.10) and far.tbt_ms == 300
+    busy = Readers(lab_cost=[far], cost_load=((1.0, 0, 0), (1.5, 0, 0)))
+    this = Machine(2, "24 GiB", "Example CPU")
+    page = results_markdown([], datetime.datetime(2026, 12, 5), "./dev bench", this, "", busy)
+    assert "## The labs' own cost at load (Lighthouse)" in page
+    assert "| /lesson/ | 0.80 | 0.90 | -0.10 | 400 ms | 100 ms | +300 ms | no |" in page
+    assert "load average 1.0 before, 1.5 after (2 cores)" in page
+    assert selected("lab cost") == []
 
 
 def test_the_hosts_server_compresses_and_caches_hashed_files_a_year(tmp_path: Path) -> None:
