@@ -366,6 +366,12 @@ def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_scre
         experiment.scroll_into_view_if_needed()
         page.add_style_tag(content=NO_ANCHORING)
         assert page.evaluate("getComputedStyle(document.body).overflowAnchor") == "none"
+        # Labs are set up when near or idle; with no anchoring, one set up above the card
+        # moves it, so the tap waits until every lab and editor of the page has its height.
+        expect(page.locator("[data-lab]:not([data-lab-enhanced])")).to_have_count(0, timeout=BOOT)
+        editors = page.locator("[data-lab-editor]:not([data-lab-editor='ready'])")
+        expect(editors).to_have_count(0, timeout=BOOT)
+        experiment.scroll_into_view_if_needed()
         radio(experiment, t, 0).tap()
         status = experiment.locator("[data-lab-experiment-status]")
         run_button(experiment).tap()
