@@ -159,14 +159,15 @@ _recorded: set[str] = set()
 
 def panel() -> Markup:
     """ "Download my work": the name, the summary of what the file holds, Download and
-    Print. Hidden until ``my-work.js`` sets it up (it needs a script to read the work)."""
+    Print. Unseen until ``my-work.js`` sets it up (it needs a script to read the work), but
+    in its place from the start, so that nothing below it moves when it appears."""
     return el(
         "section",
         {
             "class": "lesson-record",
             "data-record": True,
             "aria-labelledby": "lesson-record-title",
-            "hidden": True,
+            "data-record-pending": True,
         },
         # A region named by its title, not a heading: the lesson's headings are its text's.
         el("p", {"class": "lesson-record__title", "id": "lesson-record-title"}, "Your work"),

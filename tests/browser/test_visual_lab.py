@@ -112,6 +112,30 @@ def watch(page: Page) -> PageErrors:
     return errors
 
 
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
+HEADER = 48  # px: Material's header, fixed over the top of the viewport on a desktop
+
+
+def wheel_into_view(page: Page, top: Locator, bottom: Locator) -> None:
+    """Scroll with the mouse wheel, as a reader does, until ``top`` and ``bottom`` are both
+    on screen. With a drop target below the fold, Playwright scrolls mid-drag, which ends
+    Chromium's emulated HTML5 drag without a drop; and a jump by script, unlike the wheel,
+    is not kept in place when the blocks it passes are first laid out above it."""
+    for _ in range(40):
+        first, last = top.bounding_box(), bottom.bounding_box()
+        assert first and last
+        viewport = page.viewport_size
+        assert viewport
+        if first["y"] < HEADER:
+            page.mouse.wheel(0, first["y"] - HEADER - 8)
+        elif last["y"] + last["height"] > viewport["height"]:
+            page.mouse.wheel(0, last["y"] + last["height"] - viewport["height"] + 8)
+        else:
+            return
+        page.evaluate(NEXT_FRAME)
+    raise AssertionError("the wheel did not bring both into view")
+
+
 def pointer_drag(page: Page, source: Locator, target: Locator) -> None:
     """Drag with the mouse in small steps, as a hand would."""
     start, end = source.bounding_box(), target.bounding_box()
@@ -192,6 +216,7 @@ def test_without_javascript_the_visual_lab_reads_as_a_list(no_script_page: Page)
 
 def test_solve_by_mouse(page: Page) -> None:
     lab = open_lab(page)
+    wheel_into_view(page, tray(lab), zone(lab, len(TEXT)))
     expect(lab.get_by_text("Answers and explanations")).to_be_hidden()
 
     chip(lab, "Policy").drag_to(zone(lab, 1))

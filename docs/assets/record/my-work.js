@@ -115,7 +115,7 @@
       }
     });
     refresh();
-    panel.hidden = false;
+    delete panel.dataset.recordPending;
   }
 
   let classView = null;

@@ -49,7 +49,7 @@ STATUS = "[data-record-class-status]"
 def download(engine: Engine, name: str) -> tuple[str, str]:
     """Type ``name`` in "Your work" and press Download my work: the file's name and text."""
     engine.wait_for(
-        "() => !!document.querySelector('[data-record]:not([hidden])')",
+        "() => !!document.querySelector('[data-record]:not([data-record-pending])')",
         timeout=30,
         what="the page's Your work",
     )
