@@ -1,34 +1,35 @@
 """Graded coding exercises declared in Markdown as ```` ```lab-exercise ```` blocks.
 
     ```lab-exercise
-    id: group-advantage
+    id: shared-reward
     prompt: |
-      Write MAGRPO's advantage: each return minus the mean of its group.
+      Write `shared_rewards(table, helper, main)`: each agent's reward for one
+      joint response, `[helper's, main's]`.
     starter: |
-      def group_advantage(returns):
-          return returns
+      def shared_rewards(table, helper, main):
+          return [0.0, 0.0]
     tests:
-      - call: group_advantage([1.0, 2.0, 3.0])
-        expect: [-1.0, 0.0, 1.0]
-        message: Each return minus the group's mean, 2.
-      - call: group_advantage([5.0, 5.0])
-        expect: [0.0, 0.0]
-        message: A group whose returns are all equal gets no advantage.
+      - call: "shared_rewards([[11, -30, 0], [-30, 7, 6], [0, 0, 5]], 0, 0)"
+        expect: [11, 11]
+        message: core + delegate is the best cell, and both agents get its 11.
+      - call: "shared_rewards([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 2, 0)"
+        expect: [7, 7]
+        message: Only the cell at (helper, main) is right.
         hidden: true
     hints:
-      - The mean of a list is sum(returns) / len(returns).
+      - Which index of `table` picks the row?
     solution: |
-      def group_advantage(returns):
-          mean = sum(returns) / len(returns)
-          return [r - mean for r in returns]
-    remarks: The same value goes to every agent.
-    uses: simulation
-    reference: group-advantage
+      def shared_rewards(table, helper, main):
+          reward = table[helper][main]
+          return [reward, reward]
+    remarks: Nothing in the reward says which agent earned it.
+    reference: shared-reward
     wrong:
       - code: |
-          def group_advantage(returns):
-              return [r - max(returns) for r in returns]
-        reason: the best return as the baseline
+          def shared_rewards(table, helper, main):
+              reward = table[main][helper]
+              return [reward, reward]
+        reason: the table read transposed
     ```
 
 The reader writes the function the ``starter`` defines (its first top-level

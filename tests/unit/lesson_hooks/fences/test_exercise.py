@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
-from lesson_hooks.fences import custom
+from lesson_hooks.fences import custom, exercise
 from lesson_hooks.fences.base import Fence, Page
 from lesson_hooks.fences.exercise import FENCE, parse_page
 from lesson_hooks.fences.scan import find_lab_fences
@@ -79,6 +81,18 @@ def test_a_block_is_read_with_its_function_and_tests() -> None:
     # The wrong solutions are the build's: the page does not ship them.
     assert [w.reason for w in block.wrong] == ["the best return as the baseline"]
     assert "wrong" not in block.spec
+
+
+def test_the_modules_example_is_a_block_the_build_accepts() -> None:
+    """The docstring's example (a contributor copies it) builds: solution, wrong, reference."""
+    example = exercise.__doc__.split("```lab-exercise\n", 1)[1].split("```", 1)[0]
+    block = read(textwrap.dedent(example))
+    assert (block.id, block.function, block.spec["reference"]) == (
+        "shared-reward",
+        "shared_rewards",
+        "shared-reward",
+    )
+    assert [w.reason for w in block.wrong] == ["the table read transposed"]
 
 
 STARTER = "  def group_advantage(returns):\n      return returns\n"
