@@ -6,6 +6,7 @@ import re
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.support import CLIPPED, PHONE, PHONE_390
 
@@ -191,7 +192,17 @@ def test_a_table_that_scrolls_sideways_on_a_phone_says_so(page: Page) -> None:
     wide = []
     for box in page.locator(".md-typeset__scrollwrap").all():
         box.scroll_into_view_if_needed()
-        page.wait_for_function(says_what_it_does, arg=box.element_handle())
+        try:
+            page.wait_for_function(says_what_it_does, arg=box.element_handle())
+        except PlaywrightTimeout:
+            # What the table did and what its cue said, for the failure to tell (a timeout
+            # seen once under load, not reproduced in 12 runs).
+            state = box.evaluate(
+                "el => ({scrollWidth: el.scrollWidth, clientWidth: el.clientWidth,"
+                " scrolls: el.dataset.scrolls ?? null, text: el.textContent.slice(0, 60),"
+                " inView: el.getBoundingClientRect().top})"
+            )
+            pytest.fail(f"a table's cue does not say what it does: {state}")
         if box.evaluate("el => 'scrolls' in el.dataset"):
             expect(box).to_have_attribute("data-scrolls", "more")
             wide.append(box)
