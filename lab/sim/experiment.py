@@ -62,7 +62,7 @@ import dataclasses
 import itertools
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -376,8 +376,33 @@ _CELL_INDEX = {cell: k for k, cell in enumerate(CELLS)}
 #: The probability of every cell at one joint history (in CELLS order).
 Joint = Callable[[JointHistory], Sequence[float]]
 
+#: A learning policy, what it observed, the action it took in each sample of a group, and
+#: its role: which advantages it gets (0 the helper or the joint learner, 1 the main agent).
+Learning = tuple[Policy, Any, list[int], int]
 
-class Team:
+
+class Learner:
+    """What the team and the joint learner share: how a group's advantages reach their policies."""
+
+    def learning(self, h: JointHistory, cells: Sequence[tuple[int, int]]) -> Iterator[Learning]:
+        raise NotImplementedError
+
+    def credit(
+        self,
+        h: JointHistory,
+        cells: Sequence[tuple[int, int]],
+        advantages: Mapping[int, Sequence[float]],
+    ) -> None:
+        """Give each learning policy, at what it observed, each sample's advantage for the
+        action it took: its role's advantages (MAGRPO: the same shared-reward ones for all)."""
+        for policy, observation, actions, role in self.learning(h, cells):
+            per_action = [0.0] * policy.n
+            for a, advantage in zip(actions, advantages[role], strict=True):
+                per_action[a] += advantage
+            policy.accumulate(observation, per_action)
+
+
+class Team(Learner):
     """Two agents, each acting on its own prompt; the helper may be a fixed partner.
 
     A fixed partner is given as its probabilities: it acts but never learns.
@@ -426,21 +451,14 @@ class Team:
         """What the agent in ``role`` wrote in ``cell``."""
         return cell[role]
 
-    def credit(
-        self,
-        h: JointHistory,
-        cells: Sequence[tuple[int, int]],
-        advantages: Mapping[int, Sequence[float]],
-    ) -> None:
-        """Give each agent its advantage (MAGRPO: the same one) for each joint response."""
-        agents = [(self.main, h.main, 1)]
+    def learning(self, h: JointHistory, cells: Sequence[tuple[int, int]]) -> Iterator[Learning]:
+        """Each learning agent at its own prompt, with what it wrote in each joint response."""
+        yield self.main, h.main, [cell[1] for cell in cells], 1
         if self.helper is not None:
-            agents.append((self.helper, h.helper, 0))
-        for policy, observation, role in agents:
-            _credit(policy, observation, [cell[role] for cell in cells], advantages[role])
+            yield self.helper, h.helper, [cell[0] for cell in cells], 0
 
 
-class CentralLearner:
+class CentralLearner(Learner):
     """One sampled policy over joint responses, reading both prompts: the joint learner.
 
     It is trained by the very update the team is (:func:`_grow`: a group of G
@@ -469,23 +487,9 @@ class CentralLearner:
     def action(role: int, cell: tuple[int, int]) -> tuple[int, int]:
         return cell
 
-    def credit(
-        self,
-        h: JointHistory,
-        cells: Sequence[tuple[int, int]],
-        advantages: Mapping[int, Sequence[float]],
-    ) -> None:
-        _credit(self.policy, h, [_CELL_INDEX[cell] for cell in cells], advantages[0])
-
-
-def _credit(
-    policy: Policy, observation: Any, actions: Sequence[int], advantages: Sequence[float]
-) -> None:
-    """Give ``policy`` at ``observation`` each sample's advantage for the action it took."""
-    per_action = [0.0] * policy.n
-    for a, advantage in zip(actions, advantages, strict=True):
-        per_action[a] += advantage
-    policy.accumulate(observation, per_action)
+    def learning(self, h: JointHistory, cells: Sequence[tuple[int, int]]) -> Iterator[Learning]:
+        """The one policy, at the joint history, with the joint response it chose each time."""
+        yield self.policy, h, [_CELL_INDEX[cell] for cell in cells], 0
 
 
 @dataclass(frozen=True)
@@ -532,16 +536,13 @@ def _lenient(returns: Sequence[float], actions: Sequence[Hashable]) -> list[floa
     return [best[a] for a in actions]
 
 
-Learners = Team | CentralLearner
-
-
 #: One group's credit, kept to be scaled before it is given: its turn, joint history,
 #: joint responses and each role's advantages.
 Credit = tuple[int, JointHistory, Sequence[tuple[int, int]], dict[int, list[float]]]
 
 
 def _update(
-    team: Learners, env: Environment, history: JointHistory, how: Training, rng: random.Random
+    team: Learner, env: Environment, history: JointHistory, how: Training, rng: random.Random
 ) -> tuple[float, float]:
     """One update's rollout tree from ``history`` (:func:`_grow`), every group credited.
 
@@ -561,7 +562,7 @@ def _update(
 
 # --8<-- [start:learned-update]
 def _grow(
-    team: Learners,
+    team: Learner,
     env: Environment,
     history: JointHistory,
     how: Training,
