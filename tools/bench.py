@@ -58,7 +58,7 @@ def no_lab(*args: object, **kwargs: object) -> str:
 
 
 #: The lab blocks' formatters in mkdocs.yml; the build without labs swaps in :func:`no_lab`.
-_LAB_FORMATTER = re.compile(r"!!python/name:lesson_hooks\.fences\.[a-z_.]+\.formatter")
+_LAB_FORMATTER = re.compile(r"(?<=!!python/name:)lesson_hooks\.fences\.[a-z_.]+\.formatter")
 PLAIN_BASE = ".bench-nolab.yml"  # beside mkdocs.yml, so its relative paths hold
 
 
@@ -70,9 +70,16 @@ def plain_configs() -> dict[str, str]:
     hooks, stylesheets and scripts without the labs' (INHERIT replaces lists).
     """
     source = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    base, swapped = _LAB_FORMATTER.subn("!!python/name:tools.bench.no_lab", source)
+    base, swapped = _LAB_FORMATTER.subn("tools.bench.no_lab", source)
     if swapped != len(KINDS):
-        raise RuntimeError(f"mkdocs.yml lists {swapped} lab formatters for {len(KINDS)} kinds")
+        listed = {m.removesuffix(".formatter") for m in _LAB_FORMATTER.findall(source)}
+        declared = {kind.fence for kind in KINDS}
+        raise RuntimeError(
+            f"mkdocs.yml lists {swapped} lab formatters for the {len(KINDS)} kinds of "
+            f"lab/kinds.py (in mkdocs.yml only: {sorted(listed - declared) or 'none'}; "
+            f"in lab/kinds.py only: {sorted(declared - listed) or 'none'}): declare the kind "
+            "in lab/kinds.py again, or remove its custom_fences entry from mkdocs.yml."
+        )
     config = yaml.load(source, Loader=lighthouse.IgnoreTags)
     plain = {
         "INHERIT": PLAIN_BASE,

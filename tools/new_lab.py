@@ -265,7 +265,8 @@ def test_a_bad_number_of_flips_is_refused(flips: object) -> None:
 def test_the_page_reaches_it_through_the_rpc_layer() -> None:
     reply = json.loads(dispatch("{call}", json.dumps({{"flips": 10, "seed": 1}})))
     assert reply == {{"result": count_heads(10, seed=1)}}, (
-        "is the kind '{name}' declared in KINDS (lab/kinds.py), with calls={package}_rpc.CALLS?"
+        "the rpc layer does not answer {call}: declare the kind '{name}' in KINDS "
+        "(lab/kinds.py) with calls={package}_rpc.CALLS"
     )
 ''',
         f"tests/browser/test_{package}.py": f'''"""The {name} lab in the browser: Flip asks Python and shows its count, by mouse and keyboard.

@@ -123,9 +123,18 @@ _YAML_WORDS = (
     ("expected ',' or ']'", "the list opened with `[` here is not closed with `]`."),
     ("expected ',' or '}'", "the mapping opened with `{` here is not closed with `}`."),
     (
+        "expected <block end>, but found '<scalar>'",
+        "the value goes on after its closing quote; put the whole value in quotes.",
+    ),
+    (
         "expected <block end>",
         "this line does not line up with the lines beside it; indent it like the other keys "
-        "or list items at its level, and put a value that goes on after a quote in quotes whole.",
+        "or list items at its level.",
+    ),
+    (
+        "expected '<document start>'",
+        "the block's first line is indented more than a line below it; start every "
+        "top-level key at the same column: remove this line's indent.",
     ),
     ("found undefined alias", "a value starting with `*` is read as an alias; quote the value."),
     (
@@ -155,6 +164,10 @@ def yaml_problem(err: yaml.MarkedYAMLError, text: str) -> tuple[int | None, str]
         return None, words
     # A problem found at the body's end (or a blank line) belongs to the last written line.
     lines = text.split("\n")
+    if problem.startswith("expected '<document start>'"):
+        # Found at the first line indented less than the first: the indented first line
+        # is what a writer fixes (the others line up with each other).
+        return next(i for i, written in enumerate(lines) if written.strip()), words
     line = min(mark.line, len(lines) - 1)
     while line > 0 and not lines[line].strip():
         line -= 1

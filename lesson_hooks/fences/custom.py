@@ -71,7 +71,7 @@ class LabFence(Generic[B]):
             return f"{self.declared.noun} id {{id!r}} is already used at {{path}}:{{line}}."
         return (
             "a lab with id {id!r} is already on this page (line {line}); "
-            "give this one its own `id`."
+            "give this one, or the one at line {line}, its own `id`."
         )
 
     @property

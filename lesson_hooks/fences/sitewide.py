@@ -99,7 +99,8 @@ def check_config(config: MkDocsConfig) -> None:
         if isinstance(name, str) and name.startswith("lab-") and name not in declared:
             problems.append(
                 f"mkdocs.yml registers the custom fence {name!r}, which no kind in lab/kinds.py "
-                "declares: declare the kind (./dev new-lab) or remove the entry."
+                "declares: declare it again in KINDS (lab/kinds.py) if its files are still "
+                "there, or remove this entry (and the kind's files and blocks)."
             )
     if problems:
         raise PluginError("mkdocs.yml: " + "\n\n".join(problems))
@@ -206,7 +207,8 @@ def check_element_ids(done: custom.Rendering, html: str) -> None:
                 raise fence.error(
                     fence.line,
                     f"the element id {element_id!r} is already used on this page by the "
-                    f"```{other.name} block at line {other.line}; give this block another `id`.",
+                    f"```{other.name} block at line {other.line}; give this block, or the one "
+                    f"at line {other.line}, another `id`.",
                 )
     outside = _ids(html).elements - in_blocks
     for element_id, tag in outside:

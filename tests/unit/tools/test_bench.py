@@ -5,7 +5,10 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+import pytest
+
 from lab.kinds import KINDS
+from tools import bench as bench_module
 from tools.bench import (
     MEASURES,
     RESULTS,
@@ -73,6 +76,16 @@ def test_the_build_without_labs_swaps_every_lab_block_and_drops_the_labs_files()
     assert "fences/hook.py" not in plain and "assets/lab/" not in plain
     assert "lesson_hooks/build/katex.py" in plain  # the pages keep their math
     assert no_lab("id: x", "lab-quiz", "lab-quiz", {}, None) == ""
+
+
+def test_a_kind_removed_from_kinds_but_not_mkdocs_yml_is_named_with_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_module, "KINDS", KINDS[:-1])
+    with pytest.raises(RuntimeError) as caught:
+        plain_configs()
+    assert f"in mkdocs.yml only: ['{KINDS[-1].fence}']" in str(caught.value)
+    assert "declare the kind in lab/kinds.py again" in str(caught.value)
 
 
 def test_only_selects_the_measures_naming_it_after_what_their_ratios_need() -> None:

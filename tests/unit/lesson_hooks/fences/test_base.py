@@ -37,6 +37,14 @@ MISTAKES = {
         f"id: q\nquestions:\n  - text: a\n   - text: b{MARK}\n",
         "this line does not line up with the lines beside it",
     ),
+    "a value going on after its quote": (
+        f'id: q\nprompt: "Try" it{MARK}\n',
+        "the value goes on after its closing quote; put the whole value in quotes.",
+    ),
+    "the first key indented": (
+        f"  id: q{MARK}\nprompt: Try it\n",
+        "the block's first line is indented more than a line below it",
+    ),
     "a value starting with a backtick": (
         f"id: q\nprompt: `code`{MARK}\n",
         "a value cannot start with this character; put the value in quotes.",

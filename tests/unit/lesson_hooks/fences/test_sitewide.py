@@ -94,7 +94,7 @@ def test_an_element_id_of_two_kinds_fails_at_the_second_block_naming_the_first()
         PATH,
         second,
         "the element id 'lab-q' is already used on this page by the ```lab-quiz block at line 3;"
-        " give this block another `id`.",
+        " give this block, or the one at line 3, another `id`.",
     )
 
 
