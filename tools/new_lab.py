@@ -389,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     written = scaffold(ROOT, args.name)
     print("\n".join(f"  {path}" for path in written))
     print(
-        f"\nThe {args.name} kind is declared and builds. Put a block on a page:\n\n"
+        f"\nThe {args.name} kind is declared; its tests and the build pass as written "
+        "(the guide runs them next). Put a block on a page:\n\n"
         f"    ```lab-{args.name}\n    id: {EXAMPLE_ID}\n    flips: 20\n    ```\n\n"
         f"Document the block for the pages' writers in {BLOCKS_DOC}: a row `lab-{args.name}` "
         f"in its table and a section '## {_names(args.name)['title']}'.\n"

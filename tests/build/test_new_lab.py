@@ -19,7 +19,8 @@ from lesson_hooks.support.paths import ROOT
 from tests.conftest import mkdocs_build
 
 BLOCK = "```lab-coin\nid: first-flips\nflips: 20\n```\n"
-PAGE = "docs/summary.md"  # a timed page with no lab of its own
+PAGE = "docs/summary.md"  # the guide's example page: a timed page with no lab of its own
+READ_TIME = "<!-- generated: read-time -->"
 
 
 def _run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -90,7 +91,10 @@ def test_the_scaffolded_kind_passes_its_own_tests_and_the_registry_checks(projec
 
 def test_a_page_with_the_new_block_builds_and_says_its_time(project: Path) -> None:
     page = project / PAGE
-    original = page.read_text(encoding="utf-8")
+    # As the project has it, less the reading-time line a contributor following the
+    # guide has added already (the copy holds their working tree).
+    lines = page.read_text(encoding="utf-8").split("\n")
+    original = "\n".join(line for line in lines if line.strip() != READ_TIME)
     page.write_text(f"{original}\n{BLOCK}", encoding="utf-8")
     # Without its reading-time line, the build says where to add it.
     refused = mkdocs_build(project / "mkdocs.yml", project / "site")
@@ -98,7 +102,7 @@ def test_a_page_with_the_new_block_builds_and_says_its_time(project: Path) -> No
     assert f"{PAGE}:1: a page with lab blocks tells its reader how long" in refused.stderr
     title = next(line for line in original.split("\n") if line.startswith("# "))
     page.write_text(
-        original.replace(title, f"{title}\n\n<!-- generated: read-time -->", 1) + f"\n{BLOCK}",
+        original.replace(title, f"{title}\n\n{READ_TIME}", 1) + f"\n{BLOCK}",
         encoding="utf-8",
     )
     built = mkdocs_build(project / "mkdocs.yml", project / "site")

@@ -1,8 +1,8 @@
 """The contributor's guide says what the code does, and stays easy to read.
 
 - The one list of kinds in the docs (the table of ``contributing/lab-blocks.md``,
-  with a section per kind) is ``lab/kinds.py``'s; a new kind fails here, naming
-  the page to write.
+  with a section per kind and its list of ids) is ``lab/kinds.py``'s; a new kind
+  fails here, naming the page to write.
 - No table cell runs longer than a short paragraph.
 - No measured figure or history: ``./dev bench`` writes the measures
   (``contributing/benchmark-results.md``), and the git log keeps what was tried.
@@ -64,6 +64,18 @@ def blocks_problems(kinds=KINDS, text: str | None = None) -> list[str]:
                 f"contributing/lab-blocks.md has no section for the kind {kind.name!r}: add "
                 f"'## {_title(kind.title)}' (its title in lab/kinds.py) with the block's YAML."
             )
+    scopes = {"site": "across the site", "page": "on its page"}
+    for kind in kinds:
+        if kind.ids is None:
+            continue
+        line = re.search(rf"^- {scopes[kind.ids]}: (.*?)[;.]?$", text, re.MULTILINE)
+        listed = {n.strip().lower() for n in line.group(1).split(",")} if line else set()
+        if kind.title.lower() not in listed:
+            problems.append(
+                f"contributing/lab-blocks.md's list of ids does not name the kind {kind.name!r}: "
+                f"add '{kind.title}' to its line '- {scopes[kind.ids]}: …' (its ids in "
+                "lab/kinds.py)."
+            )
     declared = {kind.name for kind in kinds}
     problems += [
         f"contributing/lab-blocks.md has a row for `lab-{name}`, which lab/kinds.py does not "
@@ -86,6 +98,8 @@ def test_a_new_kind_names_the_page_to_write() -> None:
         "| `lab-payoff` | what it is | its name for readers |",
         "contributing/lab-blocks.md has no section for the kind 'payoff': add "
         "'## Payoff lab' (its title in lab/kinds.py) with the block's YAML.",
+        "contributing/lab-blocks.md's list of ids does not name the kind 'payoff': add "
+        "'payoff lab' to its line '- on its page: …' (its ids in lab/kinds.py).",
     ]
 
 

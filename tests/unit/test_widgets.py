@@ -42,13 +42,25 @@ def kind_files() -> dict[str, list[str]]:
     return found
 
 
+def scaffolded(name: str) -> list[str]:
+    """The kind's Python and tests where ``./dev new-lab`` puts them, those that exist."""
+    module = name.replace("-", "_")
+    paths = (
+        f"lab/{module}/",
+        f"tests/unit/lab/{module}/",
+        f"tests/unit/lesson_hooks/fences/test_{module}.py",
+        f"tests/browser/test_{module}.py",
+    )
+    return [path for path in paths if (ROOT / path).exists()]
+
+
 def kind_problems(kinds: Iterable[Kind]) -> list[str]:
     """What does not match ``kinds``: a declared kind's missing file, a file of no kind."""
     declared = {kind.name: kind for kind in kinds}
     found = kind_files()
     problems = [
         f"the kind {name!r} is not declared in lab/kinds.py, yet these files are its: "
-        f"{', '.join(files)}. Declare it again in KINDS (lab/kinds.py; "
+        f"{', '.join(files + scaffolded(name))}. Declare it again in KINDS (lab/kinds.py; "
         "see contributing/adding-a-lab-kind.md), or remove the kind by deleting them."
         for name, files in found.items()
         if name not in declared
