@@ -16,6 +16,7 @@ from lab.core.rules import ID
 from lab.kinds import KINDS, Kind
 from tests.conftest import ROOT
 from tests.unit.test_layout import config
+from tools.new_lab import files_for
 
 WIDGETS = ROOT / "docs" / "assets" / "lab" / "widgets"
 DEFAULT_EXPORT = re.compile(r"^export default ", re.MULTILINE)
@@ -43,15 +44,12 @@ def kind_files() -> dict[str, list[str]]:
 
 
 def scaffolded(name: str) -> list[str]:
-    """The kind's Python and tests where ``./dev new-lab`` puts them, those that exist."""
-    module = name.replace("-", "_")
-    paths = (
-        f"lab/{module}/",
-        f"tests/unit/lab/{module}/",
-        f"tests/unit/lesson_hooks/fences/test_{module}.py",
-        f"tests/browser/test_{module}.py",
-    )
-    return [path for path in paths if (ROOT / path).exists()]
+    """The kind's Python and tests, where ``./dev new-lab`` writes them, those still here."""
+    return [
+        path
+        for path in sorted(files_for(name))
+        if path.startswith(("lab/", "tests/")) and (ROOT / path).exists()
+    ]
 
 
 def kind_problems(kinds: Iterable[Kind]) -> list[str]:
