@@ -146,19 +146,36 @@ def test_python_starts_when_the_lab_nears_the_viewport(page: Page) -> None:
     assert [w.url for w in page.workers if w.url.endswith("/assets/lab/worker.js")]
 
 
+@pytest.mark.parametrize("script", ["on time", "late"])
 def test_a_failed_download_leaves_the_lesson_readable_and_retry_recovers(
-    page: Page, page_errors: PageErrors
+    page: Page, page_errors: PageErrors, script: str
 ) -> None:
+    """``late``: Pyodide's script arrives only after its .wasm has failed, as on a busy
+    machine, so Pyodide has not yet awaited the failed download: its rejection must
+    still be the boot's failure, not an uncaught error in the console."""
     page_errors.allow(r"Failed to load resource")
+    failed = []
+    held: list[Route] = []
 
     def fail(route: Route) -> None:
         route.abort("internetdisconnected")
+        failed.append(route.request.url)
+
+    def hold(route: Route) -> None:
+        held.append(route)
 
     page.route("**/*.wasm", fail)
+    if script == "late":
+        page.route("**/pyodide.asm.mjs", hold)
     page.goto("lesson/")
     lab = page.locator(LAB).first
     lab.scroll_into_view_if_needed()
     expect(lab).to_have_attribute("data-lab-state", "error", timeout=30_000)
+    if script == "late":
+        assert failed and held, (failed, held)
+        page.unroute("**/pyodide.asm.mjs", hold)
+        for route in held:
+            route.continue_()
     expect(lab.get_by_role("status")).to_contain_text("Python could not start")
     expect(page.get_by_role("heading", name="What Carries Over")).to_be_visible()
 

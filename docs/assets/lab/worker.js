@@ -47,12 +47,22 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
 // either fails the current attempt (a snapshot restore falls back, a normal
 // boot fails and the page offers Retry instead of hanging).
 let failAttempt = null;
+// Download errors already turned into an attempt's failure. Pyodide awaits its
+// .wasm download only once its own script has loaded, so when the download
+// fails first (a busy machine, a slow script) the same error reaches
+// "unhandledrejection" later: after its attempt ended, or during the next one,
+// which it must not fail.
+const failedDownloads = new WeakSet();
 
 function toError(reason) {
   return reason instanceof Error ? reason : new Error(String(reason));
 }
 
 function onUnhandledRejection(event) {
+  if (failedDownloads.has(event.reason)) {
+    event.preventDefault();
+    return;
+  }
   if (!failAttempt) return;
   event.preventDefault();
   failAttempt(toError(event.reason));
@@ -118,6 +128,7 @@ async function watchedFetch(resource, options) {
       failAttempt?.(new Error(`Could not download ${name} (HTTP ${response.status})`));
     return progress ? progress.watch(name, response) : response;
   } catch (err) {
+    if (err instanceof Object) failedDownloads.add(err);
     failAttempt?.(new Error(`Could not download ${name}: ${err.message}`));
     throw err;
   }
