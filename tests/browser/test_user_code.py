@@ -303,7 +303,9 @@ def test_the_time_limit_stops_a_runaway_loop_within_a_second_of_it(page: Page) -
     stopped = when(page, "data-lab-run", "stopped")
     entered = when(page, "data-lab-in-code", "true")
     assert LIMIT <= stopped - entered < LIMIT + 1_000, stopped - entered
-    assert LIMIT <= stopped - log["runClickAt"] < LIMIT + 1_000, stopped - log["runClickAt"]
+    # The limit counts time in the reader's code only: from the click it is later by
+    # however long the run took to reach that code (over a second on a busy machine).
+    assert stopped - log["runClickAt"] >= LIMIT, stopped - log["runClickAt"]
     expect(summary(lab)).to_have_text(
         "Stopped after 5 s: your code ran too long. Python was restarted."
     )
