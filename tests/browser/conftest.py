@@ -6,9 +6,16 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Playwright, expect
 
 from tools import chromium
+
+# How long an expectation waits for the page to reach its state. Playwright's 5 s
+# is too short on a busy machine (./dev test runs a browser per core): loading the
+# code editor's module took longer there. A wait only ends sooner when the state is
+# reached, so a longer one slows nothing but a failure; what must be quick is
+# measured in ./dev bench.
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="session")
