@@ -1257,6 +1257,11 @@ def readers_section(readers: Readers, cores: int) -> list[str]:
             "the two alternating; served compressed as above.",
             f"Goal: performance with labs ≥ without - {lighthouse.LAB_COST_PERFORMANCE:.2f}, "
             f"total blocking time with labs ≤ without + {lighthouse.LAB_COST_TBT_MS} ms.",
+            "Each round measures both sides; the least and the greatest of a page's rounds' "
+            "differences bound its median difference with probability "
+            f"{readers.lab_cost[0].confidence:.0%} (the sign test). Where they lie on both "
+            "sides of the goal, the verdict says *within the rounds' spread*: these runs "
+            "cannot tell.",
             "",
             f"- **Load**: {load_line(readers.cost_load, cores)}",
             "",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tools.bench import Machine, Readers, results_markdown, selected
-from tools.lighthouse import LabCost, PageResult, medians, nav_pages, table
+from tools.lighthouse import LabCost, PageResult, lab_cost, medians, nav_pages, table
 from tools.static_server import YEAR, serving
 
 
@@ -67,9 +67,40 @@ def test_the_labs_cost_is_each_lab_pages_medians_less_its_plain_builds() -> None
     this = Machine(2, "24 GiB", "Example CPU")
     page = results_markdown([], datetime.datetime(2026, 12, 5), "./dev bench", this, "", busy)
     assert "## The labs' own cost at load (Lighthouse)" in page
-    assert "| /lesson/ | 0.80 | 0.90 | -0.10 | 400 ms | 100 ms | +300 ms | no |" in page
+    assert "| /lesson/ | 0.80 | 0.90 | -0.10 |  | 400 ms | 100 ms | +300 ms |  | no |" in page
     assert "load average 1.0 before, 1.5 after (2 cores)" in page
     assert selected("lab cost") == []
+
+
+def _cost(tbt_labs: list[float], tbt_plain: list[float]) -> LabCost:
+    """A page's cost from its rounds' blocking times, the same performance on both sides."""
+    labs = {n: report(0.9, t) for n, t in enumerate(tbt_labs)}
+    plain = {n: report(0.9, t) for n, t in enumerate(tbt_plain)}
+    return lab_cost("lesson/", labs, plain)
+
+
+def test_the_labs_cost_says_when_its_rounds_cannot_tell() -> None:
+    """Issue 47: one run's blocking time spreads by hundreds of ms, the goal is 50 ms.
+
+    Five rounds' least and greatest differences bound the median difference with
+    probability 1 - 2**-4 (the sign test), which the results page states."""
+    surely = _cost([150, 160, 170, 180, 190], [95, 95, 95, 95, 95])
+    assert (surely.tbt_ms, surely.spread(0), surely.verdict) == (75, (55, 95), "no")
+    assert surely.confidence == pytest.approx(0.9375)
+    unsure = _cost([150, 300, 170, 120, 190], [100, 100, 100, 200, 100])
+    assert unsure.tbt_ms == 70 and unsure.spread(0) == (-80, 200)
+    assert unsure.verdict == "no, within the rounds' spread"
+    lucky = _cost([100, 400, 120, 110, 130], [100, 100, 100, 100, 100])
+    assert lucky.verdict == "yes, within the rounds' spread"
+    # A round where one side did not measure pairs with nothing: its run still counts
+    # in that side's median.
+    gap = lab_cost("lesson/", {0: report(0.9, 500), 1: report(0.9, 100)}, {1: report(0.9, 100)})
+    assert gap.rounds == ((0.0, 0.0),) and gap.spread(0) is None and gap.with_labs.runs == 2
+    busy = Readers(lab_cost=[unsure], cost_load=((1.0, 0, 0), (1.5, 0, 0)))
+    this = Machine(2, "24 GiB", "Example CPU")
+    page = results_markdown([], datetime.datetime(2026, 12, 6), "./dev bench", this, "", busy)
+    assert "| +70 ms | -80 to +200 ms | no, within the rounds' spread |" in page
+    assert "with probability 94% (the sign test)" in page
 
 
 def test_the_hosts_server_compresses_and_caches_hashed_files_a_year(tmp_path: Path) -> None:
