@@ -1258,7 +1258,7 @@ def readers_section(readers: Readers, cores: int) -> list[str]:
             f"Goal: performance with labs ≥ without - {lighthouse.LAB_COST_PERFORMANCE:.2f}, "
             f"total blocking time with labs ≤ without + {lighthouse.LAB_COST_TBT_MS} ms.",
             "Each round measures both sides; the least and the greatest of a page's rounds' "
-            "differences bound its median difference with probability "
+            "differences bound the median of a round's difference with probability "
             f"{readers.lab_cost[0].confidence:.0%} (the sign test). Where they lie on both "
             "sides of the goal, the verdict says *within the rounds' spread*: these runs "
             "cannot tell.",

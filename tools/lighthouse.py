@@ -193,8 +193,8 @@ class LabCost:
     less without, for the rounds where both sides measured. One Lighthouse run
     spreads by hundreds of milliseconds on a busy machine, so the goal is judged
     against that spread too: of ``n`` such differences, the least and the greatest
-    bound the median difference with probability 1 - 2 ** (1 - n) (the sign test:
-    every difference falls on one side of the median with probability 2 ** -n);
+    bound the median of a round's difference with probability 1 - 2 ** (1 - n) (the
+    sign test: all fall on one side of that median with probability 2 ** -n each side);
     94 % for five rounds, with no assumption about how the runs are distributed.
     """
 
@@ -216,7 +216,7 @@ class LabCost:
 
     @property
     def confidence(self) -> float:
-        """How surely the rounds' least and greatest difference bound the median one."""
+        """How surely the rounds' least and greatest difference bound a round's median one."""
         return 1 - 2 ** (1 - len(self.rounds)) if len(self.rounds) > 1 else 0.0
 
     def spread(self, which: int) -> tuple[float, float] | None:

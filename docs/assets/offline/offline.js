@@ -92,7 +92,7 @@ if ("serviceWorker" in navigator && location.protocol !== "file:") {
     // files), once the page has loaded and the reader is reading it, as Python
     // starts: never while the page loads (on a phone's link the precache's
     // requests queued with the page's own and kept its main thread busy longer:
-    // about 200 ms more blocking in Lighthouse, issue 47), and a reader who only
+    // 100 to 300 ms more blocking in Lighthouse, issue 47), and a reader who only
     // passes through a page downloads just that page.
     loaded.then(() => whenReading(() => start().catch(warn)));
   }
