@@ -19,7 +19,7 @@
 // handed over in rules.js) names a module: the attribute never becomes a path
 // of any other shape.
 import { ID_PATTERN } from "./rules.js";
-import { whenNear } from "./shared/idle.js";
+import { loaded, whenNear } from "./shared/idle.js";
 
 const KIND = new RegExp(`^(?:${ID_PATTERN})$`);
 
@@ -45,11 +45,6 @@ const whenIdle = (callback) => {
   const idle = requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
   return () => cancelIdleCallback(idle);
 };
-
-const loaded = new Promise((resolve) => {
-  if (document.readyState === "complete") resolve();
-  else addEventListener("load", resolve, { once: true });
-});
 
 let queue = Promise.resolve();
 

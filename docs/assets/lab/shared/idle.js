@@ -34,6 +34,13 @@ export function whenNear(element, callback, { margin = NEAR_VIEWPORT, touch = tr
   return cancel;
 }
 
+/** Resolves once the page this module was first loaded on has loaded (instant
+ * navigation replaces pages without loading again). */
+export const loaded = new Promise((resolve) => {
+  if (document.readyState === "complete") resolve();
+  else addEventListener("load", resolve, { once: true });
+});
+
 // A reader who has stayed this long (ms, the page visible) is reading, not passing by.
 export const READING_DWELL = 5000;
 // Nor is one who has scrolled this many screens down the page.
