@@ -109,6 +109,16 @@ class NoScore(RuntimeError):
     """A run that measured nothing (the page did not paint in time)."""
 
 
+def score(report: dict, category: str) -> float:
+    """A report's score in ``category``."""
+    return report["categories"][category]["score"]
+
+
+def metric(report: dict, audit: str) -> float:
+    """A report's measured value of ``audit`` (ms for times)."""
+    return report["audits"][audit]["numericValue"]
+
+
 def medians(path: str, reports: list[dict]) -> PageResult:
     """A page's result: the median of each category and metric over ``reports``."""
 
@@ -118,10 +128,10 @@ def medians(path: str, reports: list[dict]) -> PageResult:
     return PageResult(
         path=path,
         runs=len(reports),
-        scores={c: median_of(lambda r, c=c: r["categories"][c]["score"]) for c in CATEGORIES},
-        tbt_ms=median_of(lambda r: r["audits"]["total-blocking-time"]["numericValue"]),
-        lcp_ms=median_of(lambda r: r["audits"]["largest-contentful-paint"]["numericValue"]),
-        cls=median_of(lambda r: r["audits"]["cumulative-layout-shift"]["numericValue"]),
+        scores={c: median_of(lambda r, c=c: score(r, c)) for c in CATEGORIES},
+        tbt_ms=median_of(lambda r: metric(r, "total-blocking-time")),
+        lcp_ms=median_of(lambda r: metric(r, "largest-contentful-paint")),
+        cls=median_of(lambda r: metric(r, "cumulative-layout-shift")),
     )
 
 
@@ -279,15 +289,11 @@ def measure_lab_cost(
 
 def lab_cost(path: str, labs: dict[int, dict], plain: dict[int, dict]) -> LabCost:
     """A page's cost from its reports by round, with labs and without."""
-
-    def tbt(report: dict) -> float:
-        return report["audits"]["total-blocking-time"]["numericValue"]
-
-    def performance(report: dict) -> float:
-        return report["categories"]["performance"]["score"]
-
     rounds = tuple(
-        (tbt(labs[n]) - tbt(plain[n]), performance(labs[n]) - performance(plain[n]))
+        (
+            metric(labs[n], "total-blocking-time") - metric(plain[n], "total-blocking-time"),
+            score(labs[n], "performance") - score(plain[n], "performance"),
+        )
         for n in sorted(labs.keys() & plain.keys())
     )
     return LabCost(medians(path, list(labs.values())), medians(path, list(plain.values())), rounds)
@@ -307,9 +313,9 @@ def lab_cost_table(costs: list[LabCost]) -> str:
         "goal met",
     ]
 
-    def spread(cost: LabCost, which: int, form: str) -> str:
+    def spread(cost: LabCost, which: int, form: str, unit: str = "") -> str:
         bounds = cost.spread(which)
-        return "" if bounds is None else " to ".join(format(b, form) for b in bounds)
+        return "" if bounds is None else " to ".join(format(b, form) for b in bounds) + unit
 
     rows = []
     for c in costs:
@@ -322,7 +328,7 @@ def lab_cost_table(costs: list[LabCost]) -> str:
             f"{c.with_labs.tbt_ms:.0f} ms",
             f"{c.without.tbt_ms:.0f} ms",
             f"{c.tbt_ms:+.0f} ms",
-            spread(c, 0, "+.0f") + (" ms" if c.spread(0) else ""),
+            spread(c, 0, "+.0f", " ms"),
             c.verdict,
         ]
         rows.append(cells)
