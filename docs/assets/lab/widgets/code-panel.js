@@ -233,7 +233,16 @@ export class CodeTimer {
   enter() {
     if (this.#since !== null) return;
     this.#since = performance.now();
-    this.#timer = setTimeout(() => this.#onExpire(), Math.max(0, this.#limit - this.#used));
+    this.#arm();
+  }
+
+  // Browsers may run a long timeout a few ms early (Chromium lets it run up to its
+  // leeway, 8 ms, before the deadline), so the clock is read again before the
+  // code is stopped: the limit is never cut short.
+  #arm() {
+    const left = this.#limit - this.#used - (performance.now() - this.#since);
+    if (left > 0) this.#timer = setTimeout(() => this.#arm(), Math.ceil(left));
+    else this.#onExpire();
   }
 
   leave() {
