@@ -62,6 +62,25 @@ class Pacer:
             return self._free_at - now
 
 
+class Arrivals:
+    """Request paths as they arrive, for a test to wait on (served from other threads)."""
+
+    def __init__(self) -> None:
+        self._paths: list[str] = []
+        self._arrived = threading.Condition()
+
+    def add(self, path: str) -> None:
+        with self._arrived:
+            self._paths.append(path)
+            self._arrived.notify_all()
+
+    def wait_for(self, path: str, timeout: float) -> list[str]:
+        """The paths so far, once ``path`` is among them or ``timeout`` seconds have passed."""
+        with self._arrived:
+            self._arrived.wait_for(lambda: path in self._paths, timeout)
+            return list(self._paths)
+
+
 class StaticHandler(SimpleHTTPRequestHandler):
     # Pyodide hangs silently unless .wasm and .mjs carry these types.
     extensions_map: ClassVar[dict[str, str]] = {
@@ -79,6 +98,14 @@ class StaticHandler(SimpleHTTPRequestHandler):
             self.close_connection = True  # no answer at all: a failed connection
             return
         super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()
+        # A browser's prefetch says so (Sec-Purpose); one a service worker made for it does not.
+        prefetched = getattr(self.server, "prefetched", None)  # optional, as network_off
+        if parsed and prefetched is not None and "prefetch" in self.headers.get("Sec-Purpose", ""):
+            prefetched.add(self.path)
+        return parsed
 
     def send_response(self, code: int, message: str | None = None) -> None:
         link = getattr(self.server, "link", None)
@@ -179,6 +206,7 @@ class _QuietServer(ThreadingHTTPServer):
     network_off: threading.Event
     link: Link | None = None
     pacer: Pacer
+    prefetched: Arrivals
 
     def handle_error(self, request: object, client_address: object) -> None:
         # A browser that closes a page mid-download is not a server error.
@@ -215,6 +243,8 @@ class StaticServer:
         self._server.inject = inject
         self._server.network_off = self.network_off = threading.Event()
         self._server.pacer = Pacer()
+        #: The paths the browser itself prefetched (``Sec-Purpose: prefetch``).
+        self._server.prefetched = self.prefetched = Arrivals()
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

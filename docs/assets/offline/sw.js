@@ -251,6 +251,11 @@ if (MANIFEST === null) {
 
   self.addEventListener("fetch", (event) => {
     const { request } = event;
+    // A prefetch (Firefox fetches a page's <link rel="next"> once it has loaded;
+    // no request of the site's is no-cors without a destination) is left to the
+    // browser: no reader waits on it, and Firefox reports one it gave up on while
+    // this worker answered as an error on the page's console.
+    if (request.mode === "no-cors" && request.destination === "") return;
     const entry = entryFor(request);
     if (!entry) {
       // Such a page is isolated too: every page this worker controls may then

@@ -399,6 +399,23 @@ def test_the_service_worker_serves_a_revisit_offline(
     engine.text_is(note, "Available offline")  # Python too, as the worker reports
 
 
+@pytest.mark.parametrize("engine_name", [p for p in ENGINES if p.values == ("firefox",)])
+def test_the_service_worker_leaves_firefoxs_prefetch_of_the_next_page_to_the_browser(
+    engine: Engine, origin: StaticServer
+) -> None:
+    """Firefox prefetches a page's <link rel="next"> once it has loaded. One the worker
+    answered, and Firefox then gave up on, was logged as the page's error (a CI run)."""
+    engine.goto(origin.url + "lesson/")
+    engine.text_is("[data-offline-status]", "Pages available offline", timeout=BOOT_SECONDS)
+    engine.goto(origin.url + "simulation/")
+    assert engine.call("() => !!navigator.serviceWorker.controller"), "the worker serves the page"
+    page_after = engine.call("() => document.querySelector('link[rel=next]').href")
+    assert page_after == origin.url + "simulation-reference/"
+    # The browser's own request says it is a prefetch; one the worker made for it does not.
+    prefetched = origin.prefetched.wait_for("/simulation-reference/", timeout=30)
+    assert "/simulation-reference/" in prefetched, prefetched
+
+
 def test_the_downloaded_copy_reads_from_disk(
     request: pytest.FixtureRequest, engine: Engine, offline_copy: Path
 ) -> None:
