@@ -311,6 +311,28 @@ def watch(page: Page) -> PageErrors:
     return errors
 
 
+# ------------------------------------------------------------ the offline note
+
+OFFLINE_NOTE = "[data-offline-status]"
+# Test-only instrumentation (an init script): each text the offline note shows, in
+# order. A state may last milliseconds: "Pages available offline" when Python was
+# ready before the worker had saved the pages, and the lab is then saved at once.
+NOTE_TEXTS = """
+(() => {
+  window.__noteTexts = [];
+  new MutationObserver(() => {
+    const text = document.querySelector("[data-offline-status]")?.textContent ?? "";
+    if (text && window.__noteTexts.at(-1) !== text) window.__noteTexts.push(text);
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"""
+
+
+def note_texts(page: Page) -> list[str]:
+    """What the offline note has said on this page so far (needs NOTE_TEXTS added first)."""
+    return page.evaluate("window.__noteTexts")
+
+
 # ------------------------------------------------------------------ focus
 
 # What the keyboard focus is on, and whether a reader can see it: an outline

@@ -24,12 +24,11 @@ from lesson_hooks.build.precache import (
     render_service_worker,
 )
 from tests.browser.conftest import PageErrors
-from tests.browser.support import build_site
+from tests.browser.support import NOTE_TEXTS, OFFLINE_NOTE, build_site, note_texts
 from tests.conftest import ROOT
 from tools.static_server import StaticHandler
 
 LAB = "[data-lab]"
-NOTE = "[data-offline-status]"
 # Generous: the runtime is ~13 MB and the machine may be busy.
 SLOW = 60_000
 
@@ -195,17 +194,18 @@ def test_hosted_site_works_offline_after_one_visit(
     context: BrowserContext, page: Page, hosted: ServedSite, page_errors: PageErrors
 ) -> None:
     seen = requests_seen(context)
+    page.add_init_script(NOTE_TEXTS)
     page.goto(hosted.url + "lesson/")
-    note = page.locator(NOTE)
-    expect(note).to_have_text("Pages available offline", timeout=SLOW)
+    note = page.locator(OFFLINE_NOTE)
     expect(note).to_have_attribute("role", "status")
     # Python is cached once the lab has run: the reader scrolls to it.
     reach_lab(page)
     expect(note).to_have_text("Available offline", timeout=SLOW)
+    assert note_texts(page) == ["Pages available offline", "Available offline"]
     # Instant navigation swaps the footer; the note comes back with it.
     page.get_by_role("link", name="Summary").first.click()
     expect(page).to_have_url(hosted.url + "summary/")
-    expect(page.locator(NOTE)).to_have_text("Available offline")
+    expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline")
 
     go_offline(context, hosted)
     for path in pages_of(hosted.dir):
@@ -213,7 +213,7 @@ def test_hosted_site_works_offline_after_one_visit(
         expect(heading(page)).to_be_visible()
         page.reload()
         expect(heading(page)).to_be_visible()
-        expect(page.locator(NOTE)).to_have_text("Available offline")
+        expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline")
     expect_not_found_page(page, hosted.url + "no-such-page/", page_errors)
     search(page, "reward")
     page.goto(hosted.url + "lesson/")
@@ -240,7 +240,7 @@ def test_a_full_disk_saves_no_copy_and_the_site_reads_and_runs(
 ) -> None:
     with quota(page, small_disk, NO_ROOM):
         page.goto(small_disk.url + "lesson/")
-        note = page.locator(NOTE)
+        note = page.locator(OFFLINE_NOTE)
         expect(note).to_have_text(FULL, timeout=SLOW)
         # Nothing half-written: what did not fit was dropped, every file of it.
         assert page.evaluate(CACHED) == []
@@ -250,19 +250,19 @@ def test_a_full_disk_saves_no_copy_and_the_site_reads_and_runs(
         expect(heading(page)).to_be_visible()
         reach_lab(page)
         assert page.evaluate(PING) == {"pong": 1}
-        expect(page.locator(NOTE)).to_have_text(FULL)
+        expect(page.locator(OFFLINE_NOTE)).to_have_text(FULL)
         assert page.evaluate(CACHED) == []
 
 
 def test_a_disk_with_room_for_the_pages_only_keeps_them_and_no_part_of_the_lab(
     context: BrowserContext, page: Page, small_disk: ServedSite
 ) -> None:
+    page.add_init_script(NOTE_TEXTS)
     with quota(page, small_disk, ROOM_FOR_PAGES):
         page.goto(small_disk.url + "lesson/")
-        note = page.locator(NOTE)
-        expect(note).to_have_text("Pages available offline", timeout=SLOW)
         reach_lab(page)
-        expect(note).to_have_text(LAB_FULL, timeout=SLOW)
+        expect(page.locator(OFFLINE_NOTE)).to_have_text(LAB_FULL, timeout=SLOW)
+        assert note_texts(page) == ["Pages available offline", LAB_FULL]
         assert page.evaluate(PING) == {"pong": 1}
         cached = page.evaluate(CACHED)
         assert small_disk.url + "summary/index.html" in cached
@@ -276,7 +276,7 @@ def test_a_disk_with_room_for_the_pages_only_keeps_them_and_no_part_of_the_lab(
         page.goto(small_disk.url + "summary/")
         expect(heading(page)).to_be_visible()
         # (A worker started afresh reports the pages only, and tries the lab again.)
-        expect(page.locator(NOTE)).to_have_text(re.compile("^Pages available offline"))
+        expect(page.locator(OFFLINE_NOTE)).to_have_text(re.compile("^Pages available offline"))
 
 
 def deploy_an_edit(site: ServedSite) -> None:
@@ -295,7 +295,7 @@ def test_a_new_deploy_replaces_the_cache_and_reuses_unchanged_files(
     seen = requests_seen(context)
     page.goto(redeployed.url + "lesson/")
     reach_lab(page, ready=False)
-    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+    expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline", timeout=SLOW)
     [old_cache] = page.evaluate("caches.keys()")
 
     deploy_an_edit(redeployed)
@@ -306,7 +306,7 @@ def test_a_new_deploy_replaces_the_cache_and_reuses_unchanged_files(
     assert "/summary/" in " ".join(redeployed.served)
     assert not [path for path in redeployed.served if "/assets/vendor/" in path]
     page.reload()
-    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+    expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline", timeout=SLOW)
 
     go_offline(context, redeployed)
     page.goto(redeployed.url + "summary/")
@@ -318,12 +318,13 @@ def test_a_sub_path_deploy_scopes_the_worker_to_its_path(
     context: BrowserContext, page: Page, sub_path: ServedSite, page_errors: PageErrors
 ) -> None:
     seen = requests_seen(context)
+    page.add_init_script(NOTE_TEXTS)
     page.goto(sub_path.url + "lesson/")
     expect(heading(page)).to_be_visible()
     assert page.evaluate(SW_SCOPE) == sub_path.url
-    expect(page.locator(NOTE)).to_have_text("Pages available offline", timeout=SLOW)
     assert page.evaluate(PING) == {"pong": 1}
-    expect(page.locator(NOTE)).to_have_text("Available offline", timeout=SLOW)
+    expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline", timeout=SLOW)
+    assert note_texts(page) == ["Pages available offline", "Available offline"]
 
     go_offline(context, sub_path)
     page.goto(sub_path.url + "summary/")
