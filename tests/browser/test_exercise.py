@@ -46,7 +46,11 @@ def open_exercise(
     page.goto(where)
     lab = page.locator(f"#lab-{exercise_id}")
     lab.scroll_into_view_if_needed()
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    # The editor's bundle loads beside Python's start: on a busy machine, as long (a
+    # clean-clone run once waited more than 20 s for it).
+    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute(
+        "data-lab-editor", "ready", timeout=BOOT
+    )
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 
