@@ -40,17 +40,37 @@ EDITOR_TEXT = """async (content) => {
 }"""
 
 
+# Where an editor that never came stands: the lab set up or not, what its panel says,
+# and the editor's bundle as the browser fetched it.
+EDITOR_WAIT = """(id) => {
+  const lab = document.getElementById(`lab-${id}`);
+  const bundle = performance.getEntriesByType("resource")
+    .filter((entry) => entry.name.includes("vendor/codemirror/"))
+    .map((entry) => `${entry.name} ${Math.round(entry.startTime)}-${Math.round(entry.responseEnd)} ms`);
+  return JSON.stringify({
+    labState: lab?.dataset.labState ?? null,
+    codeState: lab?.querySelector("[data-lab-code-state]")?.textContent ?? null,
+    bundle,
+    now: Math.round(performance.now()),
+    readyState: document.readyState,
+  });
+}"""
+
+
 def open_exercise(
     page: Page, exercise_id: str = "group-advantage", where: str = "simulation/"
 ) -> Locator:
     page.goto(where)
     lab = page.locator(f"#lab-{exercise_id}")
     lab.scroll_into_view_if_needed()
-    # The editor's bundle loads beside Python's start: on a busy machine, as long (a
-    # clean-clone run once waited more than 20 s for it).
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute(
-        "data-lab-editor", "ready", timeout=BOOT
-    )
+    # The editor's bundle loads beside Python's start: on a busy machine, as long
+    # (clean-clone runs have waited more than 20 s for it).
+    try:
+        expect(lab.locator("[data-lab-code-editor]")).to_have_attribute(
+            "data-lab-editor", "ready", timeout=BOOT
+        )
+    except AssertionError as err:
+        raise AssertionError(f"{err}\n{page.evaluate(EDITOR_WAIT, exercise_id)}") from None
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 
