@@ -41,18 +41,22 @@ EDITOR_TEXT = """async (content) => {
 
 
 # Where an editor that never came stands: the lab set up or not, what its panel says,
-# and the editor's bundle as the browser fetched it.
+# the editor's bundle as the browser fetched it, and where the page is scrolled.
 EDITOR_WAIT = """(id) => {
   const lab = document.getElementById(`lab-${id}`);
   const bundle = performance.getEntriesByType("resource")
     .filter((entry) => entry.name.includes("vendor/codemirror/"))
-    .map((entry) => `${entry.name} ${Math.round(entry.startTime)}-${Math.round(entry.responseEnd)} ms`);
+    .map(({ name, startTime, responseEnd }) =>
+      `${name} ${Math.round(startTime)}-${Math.round(responseEnd)} ms`);
   return JSON.stringify({
     labState: lab?.dataset.labState ?? null,
     codeState: lab?.querySelector("[data-lab-code-state]")?.textContent ?? null,
     bundle,
     now: Math.round(performance.now()),
     readyState: document.readyState,
+    labTop: Math.round(lab?.getBoundingClientRect().top ?? NaN),
+    scrollY: Math.round(scrollY),
+    focused: `${document.activeElement?.tagName}#${document.activeElement?.id}`,
   });
 }"""
 
