@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lesson_hooks.fences.exercise import parse_page
 from tests.browser.support import BOOT, PHONE_390, axe_violations, report
@@ -61,20 +62,28 @@ EDITOR_WAIT = """(id) => {
 }"""
 
 
+# The reader who scrolled to the exercise keeps it in view while the page settles:
+# the blocks around it are laid out as they near the view (content-visibility), and a
+# clean-clone run found the exercise 1,249 px above the view a minute after a single
+# scroll to it, its editor never loaded (the editor loads as its lab nears the view).
+EDITOR_IN_VIEW = """(id) => {
+  const lab = document.getElementById(`lab-${id}`);
+  const box = lab.getBoundingClientRect();
+  if (box.bottom < 0 || box.top > innerHeight) lab.scrollIntoView();
+  return lab.querySelector("[data-lab-code-editor]").dataset.labEditor === "ready";
+}"""
+
+
 def open_exercise(
     page: Page, exercise_id: str = "group-advantage", where: str = "simulation/"
 ) -> Locator:
     page.goto(where)
     lab = page.locator(f"#lab-{exercise_id}")
-    lab.scroll_into_view_if_needed()
-    # The editor's bundle loads beside Python's start: on a busy machine, as long
-    # (clean-clone runs have waited more than 20 s for it).
+    # The editor's bundle loads beside Python's start: on a busy machine, as long.
     try:
-        expect(lab.locator("[data-lab-code-editor]")).to_have_attribute(
-            "data-lab-editor", "ready", timeout=BOOT
-        )
-    except AssertionError as err:
-        raise AssertionError(f"{err}\n{page.evaluate(EDITOR_WAIT, exercise_id)}") from None
+        page.wait_for_function(EDITOR_IN_VIEW, arg=exercise_id, polling=250, timeout=BOOT)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no editor: {page.evaluate(EDITOR_WAIT, exercise_id)}") from None
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 
