@@ -222,7 +222,8 @@ class StaticServer:
     it, and every connection is dropped unanswered, as when the network is down.
     ``as_host``: compressed, with a static host's cache headers (:class:`HostHandler`);
     ``generic``: compressed, nothing more (:class:`GenericHandler`). ``link``: set
-    it to a :class:`Link` and every answer crosses that link.
+    it to a :class:`Link` and every answer crosses that link. ``prefetched``: the
+    paths a browser itself prefetched (its request says ``Sec-Purpose: prefetch``).
     """
 
     def __init__(

@@ -13,6 +13,7 @@ from tests.browser.conftest import PageErrors
 from tests.browser.support import (
     BOOT,
     MAPPING,
+    OFFLINE_NOTE,
     PHONE,
     SCHEMES,
     SIMULATION,
@@ -543,9 +544,7 @@ def test_every_page_makes_requests_only_to_its_own_origin(
         # Material's result list, or Zensical's (its search is its own chrome).
         expect(page.locator(SEARCH_RESULT).first).to_be_visible()
         # The footer note appears once the service worker has cached the site and Python.
-        expect(page.locator("[data-offline-status]")).to_have_text(
-            "Available offline", timeout=BOOT
-        )
+        expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline", timeout=BOOT)
         page.wait_for_load_state("networkidle")
     finally:
         context.close()

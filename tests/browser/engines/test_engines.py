@@ -19,7 +19,7 @@ from lab import original_source, run_experiment
 from lesson_hooks.fences.visual_lab import parse_page
 from tests.browser.engines.base import Engine
 from tests.browser.engines.conftest import ENGINES, allow_errors, also_home, lab_ready
-from tests.browser.support import BOOT_SECONDS, CODE_SECTION, CODE_SUMMARY, site_pages
+from tests.browser.support import BOOT_SECONDS, CODE_SECTION, CODE_SUMMARY, OFFLINE_NOTE, site_pages
 from tests.conftest import ROOT, BuiltSite
 from tools.static_server import StaticServer
 
@@ -380,7 +380,7 @@ def test_the_time_limit_before_and_after_the_service_worker_isolates_the_page(
 def test_the_service_worker_serves_a_revisit_offline(
     request: pytest.FixtureRequest, engine: Engine, origin: StaticServer
 ) -> None:
-    note = "[data-offline-status]"
+    note = OFFLINE_NOTE
     engine.goto(origin.url + "lesson/")
     # (The note says "Pages available offline" first, at times only for a moment:
     # tests/browser/test_offline.py follows its every text in Chromium.)
