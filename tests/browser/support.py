@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -317,14 +318,14 @@ OFFLINE_NOTE = "[data-offline-status]"
 # Test-only instrumentation (an init script): each text the offline note shows, in
 # order. A state may last milliseconds: "Pages available offline" when Python was
 # ready before the worker had saved the pages, and the lab is then saved at once.
-NOTE_TEXTS = """
-(() => {
+NOTE_TEXTS = f"""
+(() => {{
   window.__noteTexts = [];
-  new MutationObserver(() => {
-    const text = document.querySelector("[data-offline-status]")?.textContent ?? "";
+  new MutationObserver(() => {{
+    const text = document.querySelector({json.dumps(OFFLINE_NOTE)})?.textContent ?? "";
     if (text && window.__noteTexts.at(-1) !== text) window.__noteTexts.push(text);
-  }).observe(document, { subtree: true, childList: true, characterData: true });
-})();
+  }}).observe(document, {{ subtree: true, childList: true, characterData: true }});
+}})();
 """
 
 
