@@ -1261,7 +1261,10 @@ def readers_section(readers: Readers, cores: int) -> list[str]:
             "differences bound the median of a round's difference with probability "
             f"{readers.lab_cost[0].confidence:.0%} (the sign test). Where they lie on both "
             "sides of the goal, the verdict says *within the rounds' spread*: these runs "
-            "cannot tell.",
+            "cannot tell. The blocking time's difference is split between the tasks that run "
+            "Material's bundle (its set-up of the page, with the style and layout it asks "
+            "for) and all the others, the labs' own among them, as Lighthouse's long-tasks "
+            "audit names each task's script.",
             "",
             f"- **Load**: {load_line(readers.cost_load, cores)}",
             "",
