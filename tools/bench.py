@@ -29,7 +29,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from lab import original_source
 from lab.kinds import KINDS
 from lab.rpc import dispatch
-from lesson_hooks.support.paths import ROOT
+from lesson_hooks.support.paths import LAB_ASSETS, ROOT
 from tools import chromium, lighthouse
 from tools.static_server import Link, StaticServer, serving
 
@@ -49,7 +49,6 @@ NO_LAB_HOOKS = (
     "lesson_hooks/build/rules.py",  # assets/lab/rules.js, which reads runtime.py's manifest
     "lesson_hooks/build/record.py",  # the learner record covers the labs' blocks
 )
-NO_LAB_ASSETS = ("assets/lab/", "assets/record/")
 
 
 def no_lab(*args: object, **kwargs: object) -> str:
@@ -84,11 +83,11 @@ def plain_configs() -> dict[str, str]:
     plain = {
         "INHERIT": PLAIN_BASE,
         "hooks": [h for h in config["hooks"] if not h.startswith(NO_LAB_HOOKS)],
-        "extra_css": [c for c in config["extra_css"] if not c.startswith(NO_LAB_ASSETS)],
+        "extra_css": [c for c in config["extra_css"] if not c.startswith(LAB_ASSETS)],
         "extra_javascript": [
             s
             for s in config["extra_javascript"]
-            if not str(s.get("path", s)).startswith(NO_LAB_ASSETS)
+            if not str(s.get("path", s)).startswith(LAB_ASSETS)
         ],
     }
     return {PLAIN_BASE: base, ".bench-plain.yml": yaml.safe_dump(plain, sort_keys=False)}

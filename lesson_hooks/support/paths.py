@@ -40,6 +40,8 @@ VENDOR_DIR = "assets/vendor/pyodide"
 LAB_DIR = "assets/lab"
 #: The learner record's scripts: record.js (docs/) and format.js (build/record.py writes it).
 RECORD_DIR = "assets/record"
+#: The labs' own files, as paths in the site begin: the lab's and the learner record's.
+LAB_ASSETS = (f"{LAB_DIR}/", f"{RECORD_DIR}/")
 #: The SCORM package's adapter and launch page's stylesheet (the SCORM build only: build/scorm.py).
 LMS_DIR = "assets/lms"
 #: The runtime's manifest: written by build/runtime.py, read by the worker and build/rules.py.

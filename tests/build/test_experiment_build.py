@@ -7,6 +7,7 @@ from pathlib import Path
 
 from lesson_hooks.fences.experiment import parse_page
 from tests.conftest import ROOT, BuiltSite
+from tests.support.html import labs_stylesheet, shipped_stylesheet
 from tests.support.located import edit_fails_at
 
 PAGES = {"docs/simulation.md": "simulation", "docs/language-models.md": "language-models"}
@@ -28,7 +29,8 @@ def test_every_experiment_is_on_its_page_as_the_contract_says(site: BuiltSite) -
         experiments = parse_page((ROOT / source).read_text(encoding="utf-8"), source)
         html = (site.dir / url / "index.html").read_text(encoding="utf-8")
         assert "```lab-experiment" not in html
-        assert html.count('href="../assets/lab/widgets/experiment.css"') == 1
+        experiment_css = shipped_stylesheet(site.dir, "assets/lab/widgets/experiment.css")
+        assert labs_stylesheet(site.dir, url).count(experiment_css) == 1
         for experiment in experiments:
             root = re.search(rf'<div class="lab lab-experiment" id="{experiment.id}"[^>]*>', html)
             assert root, experiment.id

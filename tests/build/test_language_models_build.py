@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lab.lm.model import step_language_models
 from tests.conftest import BuiltSite
+from tests.support.html import labs_stylesheet, shipped_stylesheet
 from tests.support.located import edit_fails_at
 
 PAGE = "docs/language-models.md"
@@ -17,8 +18,8 @@ PAGE = "docs/language-models.md"
 def test_the_page_has_the_lab_its_stylesheet_and_the_first_update(site: BuiltSite) -> None:
     html = (site.dir / "language-models" / "index.html").read_text(encoding="utf-8")
     assert html.count('data-lab="language-models"') == 1
-    assert 'href="../assets/lab/widgets/language-models.css"' in html
-    assert (site.dir / "assets" / "lab" / "widgets" / "language-models.css").is_file()
+    own = shipped_stylesheet(site.dir, "assets/lab/widgets/language-models.css")
+    assert own in labs_stylesheet(site.dir, "language-models")
     for joint in step_language_models({}, 1)["group"]:
         assert f"<code>{escape(joint['main'])}</code>" in html or not joint["main"]
     # The corpus is shown from the file itself.

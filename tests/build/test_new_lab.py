@@ -17,6 +17,7 @@ import pytest
 
 from lesson_hooks.support.paths import ROOT
 from tests.conftest import mkdocs_build
+from tests.support.html import labs_stylesheet, shipped_stylesheet
 
 BLOCK = "```lab-coin\nid: first-flips\nflips: 20\n```\n"
 PAGE = "docs/summary.md"  # the guide's example page: a timed page with no lab of its own
@@ -109,8 +110,8 @@ def test_a_page_with_the_new_block_builds_and_says_its_time(project: Path) -> No
     assert built.returncode == 0, built.stderr[-3000:]
     html = (project / "site" / "summary" / "index.html").read_text(encoding="utf-8")
     assert 'data-lab="coin"' in html and 'data-lab-coin-flips="20"' in html
-    head = html.split("</head>")[0]
-    assert 'href="../assets/lab/widgets/coin.css"' in head
+    coin_css = shipped_stylesheet(project / "site", "assets/lab/widgets/coin.css")
+    assert coin_css in labs_stylesheet(project / "site", "summary")
     assert (project / "site" / "assets" / "lab" / "widgets" / "coin.js").is_file()
 
 

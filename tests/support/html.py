@@ -118,3 +118,24 @@ def parse_html(markup: str) -> Node:
 
 def parse(path: Path) -> Node:
     return parse_html(path.read_text(encoding="utf-8"))
+
+
+def labs_stylesheet(site_dir: Path, url: str) -> str:
+    """The one stylesheet a built page links for its labs (lesson_hooks/fences/sitewide.py),
+    as text; the page links no lab or record stylesheet of its own beside it."""
+    page = parse(site_dir / url / "index.html")
+    hrefs = [
+        link.attrs["href"]
+        for link in page.iter()
+        if link.tag == "link" and link.attrs.get("rel") == "stylesheet"
+    ]
+    labs = [h for h in hrefs if "/assets/lab/" in h or "/assets/record/" in h]
+    assert len(labs) == 1 and "/assets/lab/styles/" in labs[0], labs
+    return (site_dir / url / labs[0]).resolve().read_text(encoding="utf-8")
+
+
+def shipped_stylesheet(site_dir: Path, path: str) -> str:
+    """A stylesheet as the site ships it, without the link to its source map."""
+    text = (site_dir / path).read_text(encoding="utf-8").split("/*# sourceMappingURL=")[0]
+    assert text.strip(), f"{path} ships empty"
+    return text.rstrip()

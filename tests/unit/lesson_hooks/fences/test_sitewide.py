@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import PluginError
@@ -170,13 +171,64 @@ def test_an_entry_no_kind_declares_fails_the_build() -> None:
         sitewide.check_config(_config([*sitewide.custom_fences(), stray]))  # type: ignore[arg-type]
 
 
-def test_each_kind_on_a_page_links_its_stylesheet_from_the_head_once() -> None:
+HEAD = """<html><head>
+<link rel="stylesheet" href="../assets/stylesheets/lesson.css">
+<link rel="stylesheet" href="../assets/lab/lab.css">
+<link rel="stylesheet" href="../assets/stylesheets/aids.css">
+<link rel="stylesheet" href="../assets/record/record.css">
+</head><body></body></html>"""
+
+
+def _stylesheets(html: str) -> list[str]:
+    return re.findall(r'<link rel="stylesheet" href="([^"]+)">', html.split("</head>")[0])
+
+
+def test_a_lab_page_links_one_stylesheet_for_its_labs_where_the_site_wide_ones_were() -> None:
+    """Each stylesheet in the head is a request before the first paint."""
     page = _Page()
-    sitewide._kinds[page.file.src_uri] = ["experiment", "simulation", "worked-example"]
-    out = sitewide.link_stylesheets("<html><head></head><body></body></html>", page)  # type: ignore[arg-type]
-    head = out.split("</head>")[0]
-    with_sheets = [k.name for k in KINDS if k.stylesheet]
-    for name in ("experiment", "simulation", "worked-example"):
-        link = f'<link rel="stylesheet" href="../assets/lab/widgets/{name}.css">'
-        assert head.count(link) == (name in with_sheets)
-    assert "visual-lab.css" not in out
+    sitewide._joined[:] = ["assets/lab/lab.css", "assets/record/record.css"]
+    sitewide._sheets.clear()
+    assert sitewide.link_stylesheets(HEAD, page) == HEAD  # a page without labs
+    sitewide._sheets[page.file.src_uri] = "assets/lab/styles/quiz_worked-example.css"
+    assert _stylesheets(sitewide.link_stylesheets(HEAD, page)) == [
+        "../assets/stylesheets/lesson.css",
+        "../assets/lab/styles/quiz_worked-example.css",
+        "../assets/stylesheets/aids.css",
+    ]
+    # A theme that links them otherwise fails the build rather than style a page twice.
+    other = HEAD.replace("record/record.css", "record/record.css?v=2")
+    with pytest.raises(PluginError, match=r"page\.md: the head does not link <link [^>]*record"):
+        sitewide.link_stylesheets(other, page)
+
+
+def test_kinds_found_together_on_a_page_share_one_stylesheet_of_theirs_and_the_sites(
+    tmp_path: Path,
+) -> None:
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File, Files
+
+    from lesson_hooks.support.paths import ROOT
+
+    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(tmp_path))
+    config.plugins._current_plugin = None  # what MkDocs sets while a build's events run
+    parts = {
+        "assets/lab/lab.css": b".lab{margin:0}\n/*# sourceMappingURL=lab.css.map */\n",
+        "assets/record/record.css": b".lesson-record{padding:0}",
+        "assets/lab/widgets/quiz.css": b".lab-quiz{color:red}\n",
+        "assets/lab/widgets/worked-example.css": b".lab-worked-example{color:blue}\n",
+    }
+    files = Files([File.generated(config, uri, content=text) for uri, text in parts.items()])
+    fence = type("Fence", (), {})
+    quiz, example = fence(), fence()
+    quiz.name, example.name = "lab-quiz", "lab-worked-example"
+    sitewide._pages.clear()
+    sitewide._pages.update({"a.md": [example, quiz], "b.md": [quiz, example], "c.md": []})
+    sitewide._join_stylesheets(files, config)
+    sheet = "assets/lab/styles/quiz_worked-example.css"
+    assert sitewide._sheets == {"a.md": sheet, "b.md": sheet}
+    joined = files.get_file_from_path(sheet)
+    assert joined is not None and joined.content_bytes == (
+        b".lab{margin:0}\n.lesson-record{padding:0}\n.lab-quiz{color:red}\n"
+        b".lab-worked-example{color:blue}\n"
+    )
+    assert len([f for f in files if f.src_uri.startswith("assets/lab/styles/")]) == 1
