@@ -183,11 +183,13 @@ def _stylesheets(html: str) -> list[str]:
     return re.findall(r'<link rel="stylesheet" href="([^"]+)">', html.split("</head>")[0])
 
 
-def test_a_lab_page_links_one_stylesheet_for_its_labs_where_the_site_wide_ones_were() -> None:
+def test_a_lab_page_links_one_stylesheet_for_its_labs_where_the_site_wide_ones_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Each stylesheet in the head is a request before the first paint."""
     page = _Page()
-    sitewide._joined[:] = ["assets/lab/lab.css", "assets/record/record.css"]
-    sitewide._sheets.clear()
+    monkeypatch.setattr(sitewide, "_joined", ["assets/lab/lab.css", "assets/record/record.css"])
+    monkeypatch.setattr(sitewide, "_sheets", {})
     assert sitewide.link_stylesheets(HEAD, page) == HEAD  # a page without labs
     sitewide._sheets[page.file.src_uri] = "assets/lab/styles/quiz_worked-example.css"
     assert _stylesheets(sitewide.link_stylesheets(HEAD, page)) == [
@@ -202,7 +204,7 @@ def test_a_lab_page_links_one_stylesheet_for_its_labs_where_the_site_wide_ones_w
 
 
 def test_kinds_found_together_on_a_page_share_one_stylesheet_of_theirs_and_the_sites(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mkdocs.config import load_config
     from mkdocs.structure.files import File, Files
@@ -221,8 +223,10 @@ def test_kinds_found_together_on_a_page_share_one_stylesheet_of_theirs_and_the_s
     fence = type("Fence", (), {})
     quiz, example = fence(), fence()
     quiz.name, example.name = "lab-quiz", "lab-worked-example"
-    sitewide._pages.clear()
-    sitewide._pages.update({"a.md": [example, quiz], "b.md": [quiz, example], "c.md": []})
+    monkeypatch.setattr(sitewide, "_pages", {"a.md": [example, quiz], "b.md": [quiz, example]})
+    monkeypatch.setattr(sitewide, "_sheets", {})
+    monkeypatch.setattr(sitewide, "_joined", [])
+    sitewide._pages["c.md"] = []
     sitewide._join_stylesheets(files, config)
     sheet = "assets/lab/styles/quiz_worked-example.css"
     assert sitewide._sheets == {"a.md": sheet, "b.md": sheet}
