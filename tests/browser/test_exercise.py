@@ -11,7 +11,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lesson_hooks.fences.exercise import parse_page
 from tests.browser.support import BOOT, PHONE_390, axe_violations, report
-from tests.conftest import ROOT
+from tests.conftest import ROOT, BuiltSite
+from tests.support.html import labs_stylesheet, shipped_stylesheet
 
 TRAIN = 90_000  # ms: two runs of the simulation at its defaults, with the machine busy
 EXERCISES = {
@@ -357,13 +358,19 @@ EDITOR_LOOK = """(lab) => {
 
 
 def test_the_editor_is_styled_on_a_page_without_the_simulation_labs_stylesheet(
-    page: Page,
+    page: Page, site: BuiltSite
 ) -> None:
     """The code editor is shared (issue 36): an exercise on a page without a simulation lab
-    gets its styles from lab.css, not from the simulation lab's stylesheet."""
+    gets its styles from lab.css, not from the simulation lab's stylesheet. The page's
+    one stylesheet for its labs is served here without the simulation lab's part."""
+    joined = labs_stylesheet(site.dir, "simulation")
+    simulation = shipped_stylesheet(site.dir, "assets/lab/widgets/simulation.css")
+    assert joined.count(simulation) == 1
     page.route(
-        "**/widgets/simulation*.css",
-        lambda route: route.fulfill(status=200, content_type="text/css", body=""),
+        "**/assets/lab/styles/*.css",
+        lambda route: route.fulfill(
+            status=200, content_type="text/css", body=joined.replace(simulation, "")
+        ),
     )
     lab = open_exercise(page)
     assert lab.evaluate(EDITOR_LOOK) == {

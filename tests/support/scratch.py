@@ -25,6 +25,11 @@ def scratch_site(tmp_path: Path, pages: dict[str, str]) -> Path:
     (project / "includes").mkdir()
     (project / "includes" / "abbreviations.md").write_text("", encoding="utf-8")
     (project / "overrides").symlink_to(ROOT / "overrides", target_is_directory=True)
+    # The kinds' own stylesheets, which the build joins for each lab page.
+    (project / "docs" / "assets" / "lab").mkdir(parents=True)
+    (project / "docs" / "assets" / "lab" / "widgets").symlink_to(
+        ROOT / "docs" / "assets" / "lab" / "widgets", target_is_directory=True
+    )
     (project / "mkdocs.yml").write_text(
         f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
         "site_name: Scratch\n"
