@@ -24,9 +24,9 @@ A block renders itself (:mod:`lesson_hooks.fences.custom`); the build's hook
   stylesheet (:func:`read_site`): the labs' site-wide ones (``extra_css`` under
   ``assets/lab/`` and ``assets/record/``) and each kind's, joined; after a page
   is written (:func:`link_stylesheets`), its head links that one file in their
-  place. Each stylesheet in the head is a request before the first paint: on
-  Lighthouse's phone the lesson page's five scored 0.85 where one scored as the
-  page without labs, 0.91 (contributing/benchmark.md);
+  place. Each stylesheet in the head is a request before the first paint, and
+  on Lighthouse's slow 4G five of them cost more than one
+  (contributing/benchmark.md, the labs' own cost);
 - under Zensical, which renders the blocks in its own process, the build's
   pipeline checks each built page with :func:`built` instead of :func:`leave`.
 
