@@ -55,7 +55,7 @@ from lesson_hooks.fences.custom import LabFence, check_unique
 from lesson_hooks.fences.graded import Graded
 from lesson_hooks.fences.scan import find_lab_fences
 from lesson_hooks.support.pages import display_path
-from lesson_hooks.support.paths import LAB_ASSETS, LAB_DIR
+from lesson_hooks.support.paths import LAB_ASSETS, LAB_DIR, WIDGETS_DIR
 
 #: Every kind's fence, by the fence's name (``lab-quiz``), from the module its kind names.
 FENCES: dict[str, LabFence[Any]] = {
@@ -171,7 +171,7 @@ def _join_stylesheets(files: Files, config: MkDocsConfig) -> None:
         if sheet in made:
             continue
         made.add(sheet)
-        parts = [*_joined, *(f"{LAB_DIR}/widgets/{k.name}.css" for k in kinds if k.stylesheet)]
+        parts = [*_joined, *(f"{WIDGETS_DIR}/{k.name}.css" for k in kinds if k.stylesheet)]
         files.append(
             File.generated(config, sheet, content=b"".join(_part(files, p) for p in parts))
         )

@@ -38,6 +38,8 @@ CACHE_DIR = NODE_MODULES / ".cache"
 VENDOR_DIR = "assets/vendor/pyodide"
 #: The lab's scripts and stylesheets, the zipped ``lab`` package and runtime.json.
 LAB_DIR = "assets/lab"
+#: Each lab kind's script and stylesheet (``<kind>.js``, ``<kind>.css``), from docs/.
+WIDGETS_DIR = f"{LAB_DIR}/widgets"
 #: The learner record's scripts: record.js (docs/) and format.js (build/record.py writes it).
 RECORD_DIR = "assets/record"
 #: The labs' own files, as paths in the site begin: the lab's and the learner record's.
@@ -52,4 +54,3 @@ EDITOR_BUNDLE = "assets/vendor/codemirror/editor.js"
 KATEX_DIR = "assets/vendor/katex"
 #: The vendored iframe-worker shim and its licence (the downloadable copy only).
 IFRAME_WORKER_DIR = "assets/vendor/iframe-worker"
-#: The simulation lab's stylesheet, linked only from pages with that lab.

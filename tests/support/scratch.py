@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from lesson_hooks.support.paths import ROOT
+from lesson_hooks.support.paths import ROOT, WIDGETS_DIR
 from tests.conftest import mkdocs_build
 
 
@@ -26,10 +26,9 @@ def scratch_site(tmp_path: Path, pages: dict[str, str]) -> Path:
     (project / "includes" / "abbreviations.md").write_text("", encoding="utf-8")
     (project / "overrides").symlink_to(ROOT / "overrides", target_is_directory=True)
     # The kinds' own stylesheets, which the build joins for each lab page.
-    (project / "docs" / "assets" / "lab").mkdir(parents=True)
-    (project / "docs" / "assets" / "lab" / "widgets").symlink_to(
-        ROOT / "docs" / "assets" / "lab" / "widgets", target_is_directory=True
-    )
+    widgets = project / "docs" / WIDGETS_DIR
+    widgets.parent.mkdir(parents=True)
+    widgets.symlink_to(ROOT / "docs" / WIDGETS_DIR, target_is_directory=True)
     (project / "mkdocs.yml").write_text(
         f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
         "site_name: Scratch\n"
