@@ -17,6 +17,7 @@ from xml.etree import ElementTree
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lab.sim.render import render_summary
 from lesson_hooks.fences.scan import find_lab_fences
@@ -122,6 +123,49 @@ def open_code(lab: Locator) -> Locator:
         section.get_by_text(CODE_SUMMARY, exact=True).click()
     expect(section).to_have_attribute("open", "")
     return section
+
+
+# Where an editor that never came stands: the lab set up or not, what its panel says,
+# the editor's bundle as the browser fetched it, and where the page is scrolled.
+EDITOR_WAIT = """(lab) => {
+  const bundle = performance.getEntriesByType("resource")
+    .filter((entry) => entry.name.includes("vendor/codemirror/"))
+    .map(({ name, startTime, responseEnd }) =>
+      `${name} ${Math.round(startTime)}-${Math.round(responseEnd)} ms`);
+  return JSON.stringify({
+    labState: lab.dataset.labState ?? null,
+    codeState: lab.querySelector("[data-lab-code-state]")?.textContent ?? null,
+    bundle,
+    now: Math.round(performance.now()),
+    readyState: document.readyState,
+    labTop: Math.round(lab.getBoundingClientRect().top),
+    scrollY: Math.round(scrollY),
+    focused: `${document.activeElement?.tagName}#${document.activeElement?.id}`,
+  });
+}"""
+
+# The reader who scrolled to a lab's code keeps it in view while the page settles: the
+# blocks around it are laid out as they near the view (content-visibility), and after
+# a single scroll "if needed" (Playwright's) clean-clone runs found the lab far from
+# the view, its editor never loaded (the editor loads as its lab nears the view).
+EDITOR_IN_VIEW = """(lab) => {
+  const editor = lab.querySelector("[data-lab-code-editor]");
+  const box = editor.getBoundingClientRect();
+  if (box.bottom < 0 || box.top > innerHeight) editor.scrollIntoView({ block: "center" });
+  return editor.dataset.labEditor === "ready";
+}"""
+
+
+def wait_for_editor(lab: Locator) -> None:
+    """Bring ``lab``'s code editor into view and keep it there until it is loaded (a
+    reader scrolled to it); if it never loads, fail saying where the lab and its
+    editor's bundle stand."""
+    handle = lab.element_handle()
+    # The editor's bundle loads beside Python's start: on a busy machine, as long.
+    try:
+        lab.page.wait_for_function(EDITOR_IN_VIEW, arg=handle, polling=250, timeout=BOOT)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no editor: {lab.evaluate(EDITOR_WAIT)}") from None
 
 
 # Elements wider than the screen inside ``root``, outside any horizontal scroller;

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import Browser, Locator, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lesson_hooks.fences.exercise import parse_page
-from tests.browser.support import BOOT, PHONE_390, axe_violations, report
+from tests.browser.support import BOOT, PHONE_390, axe_violations, report, wait_for_editor
 from tests.conftest import ROOT, BuiltSite
 from tests.support.html import labs_stylesheet, shipped_stylesheet
 
@@ -42,49 +41,12 @@ EDITOR_TEXT = """async (content) => {
 }"""
 
 
-# Where an editor that never came stands: the lab set up or not, what its panel says,
-# the editor's bundle as the browser fetched it, and where the page is scrolled.
-EDITOR_WAIT = """(id) => {
-  const lab = document.getElementById(`lab-${id}`);
-  const bundle = performance.getEntriesByType("resource")
-    .filter((entry) => entry.name.includes("vendor/codemirror/"))
-    .map(({ name, startTime, responseEnd }) =>
-      `${name} ${Math.round(startTime)}-${Math.round(responseEnd)} ms`);
-  return JSON.stringify({
-    labState: lab?.dataset.labState ?? null,
-    codeState: lab?.querySelector("[data-lab-code-state]")?.textContent ?? null,
-    bundle,
-    now: Math.round(performance.now()),
-    readyState: document.readyState,
-    labTop: Math.round(lab?.getBoundingClientRect().top ?? NaN),
-    scrollY: Math.round(scrollY),
-    focused: `${document.activeElement?.tagName}#${document.activeElement?.id}`,
-  });
-}"""
-
-
-# The reader who scrolled to the exercise keeps it in view while the page settles:
-# the blocks around it are laid out as they near the view (content-visibility), and a
-# clean-clone run found the exercise 1,249 px above the view a minute after a single
-# scroll to it, its editor never loaded (the editor loads as its lab nears the view).
-EDITOR_IN_VIEW = """(id) => {
-  const lab = document.getElementById(`lab-${id}`);
-  const box = lab.getBoundingClientRect();
-  if (box.bottom < 0 || box.top > innerHeight) lab.scrollIntoView();
-  return lab.querySelector("[data-lab-code-editor]").dataset.labEditor === "ready";
-}"""
-
-
 def open_exercise(
     page: Page, exercise_id: str = "group-advantage", where: str = "simulation/"
 ) -> Locator:
     page.goto(where)
     lab = page.locator(f"#lab-{exercise_id}")
-    # The editor's bundle loads beside Python's start: on a busy machine, as long.
-    try:
-        page.wait_for_function(EDITOR_IN_VIEW, arg=exercise_id, polling=250, timeout=BOOT)
-    except PlaywrightTimeout:
-        raise AssertionError(f"no editor: {page.evaluate(EDITOR_WAIT, exercise_id)}") from None
+    wait_for_editor(lab)
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request,
 
 from lab import original_source
 from tests.browser.conftest import PageErrors
-from tests.browser.support import BOOT, WATCH, lab_log, open_code, site_pages
+from tests.browser.support import BOOT, WATCH, lab_log, open_code, site_pages, wait_for_editor
 from tests.conftest import BuiltSite
 from tools.bench import RUNAWAY_CODE, STOPS_IN_A_ROW, STOPS_IN_A_TEST
 
@@ -58,7 +58,7 @@ def open_lab(page: Page) -> Locator:
     lab = page.locator(SIMULATION)
     lab.scroll_into_view_if_needed()
     open_code(lab)
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    wait_for_editor(lab)
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 

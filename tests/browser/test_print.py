@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 from lesson_hooks.fences.quiz import parse_page as parse_quizzes
 from lesson_hooks.fences.visual_lab import parse_page as parse_visual_labs
-from tests.browser.support import BOOT
+from tests.browser.support import BOOT, wait_for_editor
 from tests.conftest import ROOT
 
 LESSON = (ROOT / "docs" / "lesson.md").read_text(encoding="utf-8")
@@ -218,9 +218,8 @@ def test_a_worksheet_prints_an_exercises_starter_not_what_this_reader_wrote(
     page = printer
     page.goto("simulation/")
     lab = page.locator("#lab-group-advantage")
-    lab.scroll_into_view_if_needed()
+    wait_for_editor(lab)
     editor = lab.locator("[data-lab-code-editor]")
-    expect(editor).to_have_attribute("data-lab-editor", "ready")
     starter = words(editor.locator("[data-lab-code-printed]").text_content() or "")
     assert "def group_advantage" in starter
     lab.get_by_role("textbox", name="Your code: group_advantage(returns) (Python editor)").fill(

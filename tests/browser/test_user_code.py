@@ -23,6 +23,7 @@ from tests.browser.support import (
     lab_log,
     open_code,
     summary_sentences,
+    wait_for_editor,
     when,
 )
 from tests.conftest import ROOT
@@ -74,7 +75,7 @@ def open_lab(page: Page) -> Locator:
     lab = page.locator('[data-lab="simulation"]')
     lab.scroll_into_view_if_needed()
     open_code(lab)
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    wait_for_editor(lab)
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     return lab
 
@@ -379,8 +380,7 @@ def test_the_code_is_collapsed_and_opens_from_the_keyboard_with_its_editor(page:
     page.reload()
     lab = page.locator('[data-lab="simulation"]')
     expect(lab.locator(CODE_SECTION)).to_have_attribute("open", "")
-    lab.locator(CODE_SECTION).scroll_into_view_if_needed()
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    wait_for_editor(lab)
     expect(lab.locator("[data-lab-code-state]")).to_contain_text("Edited")
 
 
