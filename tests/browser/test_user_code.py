@@ -374,7 +374,7 @@ def test_the_code_is_collapsed_and_opens_from_the_keyboard_with_its_editor(page:
     summary.focus()
     page.keyboard.press("Enter")
     expect(section).to_have_attribute("open", "")
-    expect(lab.locator("[data-lab-code-editor]")).to_have_attribute("data-lab-editor", "ready")
+    wait_for_editor(lab)
     write(lab, edit(RETURN_CELL, FAVOUR_STUB_ALONE))
     # The reader's saved edits are what Run uses: on the next visit the code shows itself.
     page.reload()
