@@ -1172,8 +1172,16 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-#: Where each run's table is written, for the contributor's guide.
+#: Where each full run's table is written, for the contributor's guide.
 RESULTS = ROOT / "contributing" / "benchmark-results.md"
+#: Where a run of some measures (``--only``) writes instead: a part of the table must
+#: not replace the whole one the guide links to (``build/`` is not committed).
+PARTIAL_RESULTS = ROOT / "build" / "benchmark-results-only.md"
+
+
+def results_path(only: str | None) -> Path:
+    """Where this run's page goes: the guide's for a full run, else a scratch file."""
+    return RESULTS if only is None else PARTIAL_RESULTS
 
 
 @dataclass(frozen=True)
@@ -1293,17 +1301,19 @@ def results_markdown(
     machine: Machine,
     speed: str,
     readers: Readers | None = None,
+    to: Path = RESULTS,
 ) -> str:
-    """The run's tables as a Markdown page: when, how, on what machine, then Lighthouse's
-    table (if it ran) and the rows."""
+    """The run's tables as a Markdown page to be written at ``to``: when, how, on what
+    machine, then Lighthouse's table (if it ran) and the rows."""
     met = sum(1 for row in rows if row.failed is None and row.met)
     failed = sum(1 for row in rows if row.failed is not None)
+    guide = Path(os.path.relpath(RESULTS.parent / "benchmark.md", to.parent)).as_posix()
     return "\n".join(
         [
             "# Benchmark results",
             "",
             "Written by `./dev bench` (`tools/bench.py`), overwritten by each run; what the",
-            "rows measure and why the goals are what they are is in [benchmark.md](benchmark.md).",
+            f"rows measure and why the goals are what they are is in [benchmark.md]({guide}).",
             "",
             f"- **Date**: {when:%Y-%m-%d %H:%M}",
             f"- **Command**: `{command}`",
@@ -1357,9 +1367,11 @@ def main() -> None:
         print("\n".join(readers_section(readers, this.cores)))
         print(table(rows))
         command = shlex.join(["./dev", "bench", *sys.argv[1:]])
-        page = results_markdown(rows, datetime.datetime.now(), command, this, speed, readers)
-        RESULTS.write_text(page, encoding="utf-8")
-        print(f"\n==> {RESULTS.relative_to(ROOT)}", file=sys.stderr)
+        out = results_path(args.only)
+        page = results_markdown(rows, datetime.datetime.now(), command, this, speed, readers, out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(page, encoding="utf-8")
+        print(f"\n==> {out.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

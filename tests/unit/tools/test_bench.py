@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from lab.kinds import KINDS
+from tests.conftest import ROOT
 from tools import bench as bench_module
 from tools.bench import (
     MEASURES,
+    PARTIAL_RESULTS,
     RESULTS,
     STOP_ROWS,
     Bench,
@@ -22,6 +24,7 @@ from tools.bench import (
     no_lab,
     plain_configs,
     results_markdown,
+    results_path,
     selected,
     table,
     take_all,
@@ -130,3 +133,16 @@ def test_the_machine_is_read_from_proc_and_unknown_where_it_says_nothing(tmp_pat
     assert (empty.memory, empty.cpu, empty.chromium) == ("unknown", "unknown", None)
     page = results_markdown([], datetime.datetime(2026, 1, 1), "./dev bench", empty, "")
     assert "headless Chromium (version not read)" in page
+
+
+def test_a_run_of_some_measures_leaves_the_guides_full_results_page_alone() -> None:
+    """``--only`` writes its part of the table to a scratch file, linked to the guide."""
+    assert results_path(None) == RESULTS
+    assert results_path("lab cost") == PARTIAL_RESULTS != RESULTS
+    # In a folder git ignores: a part of the table is never committed by mistake.
+    assert PARTIAL_RESULTS.parent == ROOT / "build"
+    assert "/build/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
+    this = Machine(2, "3.8 GiB", "Example CPU", None)
+    when = datetime.datetime(2026, 12, 7, 14, 30)
+    page = results_markdown([], when, "./dev bench --only x", this, "", None, PARTIAL_RESULTS)
+    assert "[benchmark.md](../contributing/benchmark.md)" in page
