@@ -62,6 +62,7 @@ collapsed blocks; ``widgets/exercise.js`` makes it an editor with Check.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,24 @@ _WRONG_KEYS = ("code", "reason")
 #: The seed of the property test when the build grades the solution and the wrong ones,
 #: so that the build's verdict does not change from one build to the next.
 BUILD_SEED = 0
+
+
+def graded_at_build(spec: dict[str, Any], source: str) -> dict[str, Any]:
+    """:func:`check_exercise` of ``source`` at :data:`BUILD_SEED`, computed once per spec
+    and code in a process (the result is shared: read it, never change it).
+
+    A build reads every block four times (the site-wide hooks of the lab blocks, the
+    teacher's page and the learner record, then the page's rendering), and grading
+    runs the solution and each wrong solution against every test: most of a build's
+    time, were it done each time. The verdict depends only on the spec, the code and
+    the lab that runs it, which ``mkdocs serve`` keeps as it first imported it.
+    """
+    return _graded(json.dumps(spec, sort_keys=True), source)
+
+
+@functools.lru_cache(maxsize=256)  # a serve session's edits, many times over
+def _graded(spec: str, source: str) -> dict[str, Any]:
+    return check_exercise(json.loads(spec), source, seed=BUILD_SEED)
 
 
 @dataclass(frozen=True)
@@ -361,7 +380,7 @@ class _Reader(Reader):
                 )
         # Every test shown, hidden ones too: the author reads what the solution returned.
         spec = exercise.graded_spec()
-        result = check_exercise(spec, exercise.solution, seed=BUILD_SEED)
+        result = graded_at_build(spec, exercise.solution)
         if "error" in result:
             raise self.fail(
                 entries["solution"][0],
@@ -380,13 +399,13 @@ class _Reader(Reader):
                 entries["reference"][0],
                 f"the `solution` fails the property test: {result['tests'][-1]['detail']}",
             )
-        if check_exercise(spec, exercise.starter, seed=BUILD_SEED)["passed"]:
+        if graded_at_build(spec, exercise.starter)["passed"]:
             raise self.fail(
                 entries["starter"][0],
                 "the `starter` already passes every test: the exercise asks nothing.",
             )
         for n, wrong in enumerate(exercise.wrong, start=1):
-            outcome = check_exercise(spec, wrong.code, seed=BUILD_SEED)
+            outcome = graded_at_build(spec, wrong.code)
             if "error" in outcome:
                 raise self.fail(
                     wrong.line,

@@ -225,6 +225,30 @@ def test_uses_names_a_simulation_lab_on_the_page() -> None:
         custom.leave()
 
 
+def test_a_blocks_code_is_graded_once_however_often_the_build_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hooks and the page's rendering each read the block: the verdict is kept."""
+    graded: list[str] = []
+    check = exercise.check_exercise
+
+    def counted(spec: dict, source: str, **options: object) -> dict:
+        graded.append(source)
+        return check(spec, source, **options)
+
+    monkeypatch.setattr(exercise, "check_exercise", counted)
+    exercise._graded.cache_clear()  # other tests graded this block already
+    assert read() == read()
+    # The solution, the starter and the one wrong solution, each once.
+    assert len(graded) == 3
+    # An edited wrong solution is graded afresh, and only it.
+    edited = BLOCK.replace("r - max(returns)", "r - min(returns)")
+    assert read(edited).wrong != read().wrong
+    assert graded[3:] == [
+        "def group_advantage(returns):\n    return [r - min(returns) for r in returns]\n"
+    ]
+
+
 def test_uses_needs_a_function_of_the_returns_alone() -> None:
     body = (
         BLOCK.replace("group_advantage(returns)", "group_advantage(returns, other)").replace(
