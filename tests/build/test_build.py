@@ -3,12 +3,15 @@ broken internal link or anchor stops the build."""
 
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
-from tests.support.html import parse
+from tests.support.html import normalise, parse
 from tools.bench import plain_config
 
 PAGES = ("index.html", "lesson/index.html", "summary/index.html", "references/index.html")
@@ -77,3 +80,40 @@ def test_a_broken_internal_link_fails_the_strict_build_naming_the_page(
     assert f"Doc file 'lesson.md' contains a link '{link}'" in output
     assert complaint in output
     assert "Aborted" in output
+
+
+#: Each generator's search index: where it is, and the list of its sections.
+SEARCH_INDEXES = {
+    "mkdocs": ("search/search_index.json", "docs"),
+    "zensical": ("search.json", "items"),
+}
+
+
+@pytest.mark.parametrize("generator", SEARCH_INDEXES)
+def test_every_search_result_is_titled_as_its_heading_reads(
+    generator: str, request: pytest.FixtureRequest
+) -> None:
+    """A reader's search lists each section by its heading: a heading inside a lab at
+    the section's level would run into the title ("The Group-Relative AdvantageTests")."""
+    site: BuiltSite = request.getfixturevalue("site" if generator == "mkdocs" else "zensical_site")
+    where, key = SEARCH_INDEXES[generator]
+    sections = json.loads((site.dir / where).read_text(encoding="utf-8"))[key]
+    headings: dict[str, dict[str, str]] = {}
+    wrong = []
+    for section in sections:
+        page, _, anchor = section["location"].partition("#")
+        if not anchor:
+            continue
+        if page not in headings:
+            tree = parse(site.dir / page / "index.html")
+            headings[page] = {
+                node.attrs["id"]: normalise(node.text(lambda n: "headerlink" in n.classes))
+                for node in tree.iter()
+                if re.fullmatch(r"h[1-6]", node.tag) and node.attrs.get("id")
+            }
+        title = normalise(unescape(re.sub(r"<[^>]+>", "", section["title"])))
+        heading = headings[page].get(anchor)
+        if heading != title:
+            wrong.append(f"{section['location']}: {title!r}, the heading reads {heading!r}")
+    assert len(sections) > 50
+    assert not wrong, "\n".join(wrong)
