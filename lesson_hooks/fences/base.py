@@ -30,6 +30,12 @@ _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: A mapping's entries by key: the key's node and the value's node.
 Entries = dict[str, tuple[yaml.Node, yaml.Node]]
 
+#: The attribute that keeps an element out of the site's search index (Material's and
+#: Zensical's search skip ``data-search-exclude``): what a lab holds back until the
+#: reader has tried (answers, hints, a solution), and its buttons, which a search
+#: result would show as words run together ("Run the testsCheckStop").
+NOT_SEARCHED: Mapping[str, bool] = {"data-search-exclude": True}
+
 
 class FenceError(PluginError, SuperFencesException):
     """A bad lab block; the message starts with ``path:line:``.

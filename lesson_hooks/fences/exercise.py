@@ -73,7 +73,7 @@ from lab.core.markup import Markup, el, join
 from lab.exercise.grade import check_exercise, reference_value, same, shown, signature
 from lab.exercise.references import REFERENCES
 from lesson_hooks.fences import custom, graded
-from lesson_hooks.fences.base import Fence, Reader, scalar
+from lesson_hooks.fences.base import NOT_SEARCHED, Fence, Reader, scalar
 from lesson_hooks.fences.experiment import inline
 from lesson_hooks.fences.graded import Graded, graded_fence
 from lesson_hooks.fences.simulation.code_panel import editor_panel, highlighted
@@ -512,7 +512,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         # Not a section of the search index (it has no id), and kept out of it: the
         # search's parsers (Material's, Zensical's) would add a heading at the level
         # of the exercise's title to that title ("The Group-Relative AdvantageTests").
-        el("h3", {"class": "lab-exercise__heading", "data-search-exclude": True}, "Tests"),
+        el("h3", {"class": "lab-exercise__heading", **NOT_SEARCHED}, "Tests"),
         "\n",
         el("ol", {"class": "lab-exercise__tests", "data-lab-tests": True}, "\n", tests, "\n"),
         "\n",
@@ -520,7 +520,8 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__controls", "data-lab-controls": True, "hidden": True},
+            {"class": "lab-exercise__controls", "data-lab-controls": True, "hidden": True}
+            | NOT_SEARCHED,
             _button("run-tests", "Run the tests"),
             _button("check", "Check", primary=True),
             _button("stop", "Stop", disabled=True),
@@ -530,7 +531,8 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__confirm", "data-lab-confirm": True, "hidden": True},
+            {"class": "lab-exercise__confirm", "data-lab-confirm": True, "hidden": True}
+            | NOT_SEARCHED,
             el("p", None, "See the solution before you have tried it? Trying first teaches more."),
             _button("solution-yes", "Show it"),
             _button("solution-no", "Not yet"),
@@ -540,14 +542,15 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__output", "data-lab-output": True, "hidden": True},
+            {"class": "lab-exercise__output", "data-lab-output": True, "hidden": True}
+            | NOT_SEARCHED,
             el("h4", None, "What your code printed"),
             el("pre", None, el("code", None)),
         ),
         "\n",
         el(
             "details",
-            {"class": "lab-exercise__hints", "data-lab-hints": True},
+            {"class": "lab-exercise__hints", "data-lab-hints": True, **NOT_SEARCHED},
             el("summary", None, f"Hints ({len(exercise.hints)})"),
             el("ol", None, "\n", hints, "\n"),
         )
@@ -556,7 +559,7 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "details",
-            {"class": "lab-exercise__solution", "data-lab-solution": True},
+            {"class": "lab-exercise__solution", "data-lab-solution": True, **NOT_SEARCHED},
             el("summary", None, "Solution"),
             highlighted(exercise.solution),
             _paragraphs(exercise.remarks, "lab-exercise__remarks") if exercise.remarks else "",

@@ -42,7 +42,7 @@ from lab.core.links import link_fragment
 from lab.core.markup import Markup, el, join, trusted, void
 from lab.experiment.outcome import ExperimentError, check_condition, check_report
 from lab.kinds import RUNNERS
-from lesson_hooks.fences.base import Fence, Reader, keys
+from lesson_hooks.fences.base import NOT_SEARCHED, Fence, Reader, keys
 from lesson_hooks.fences.custom import LabFence
 
 FENCE_INFO = "lab-experiment"
@@ -299,7 +299,11 @@ def render_experiment(experiment: Experiment) -> Markup:
     )
     explanation = el(
         "details",
-        {"class": "lab-experiment__explanation note", "data-lab-experiment-explanation": True},
+        {
+            "class": "lab-experiment__explanation note",
+            "data-lab-experiment-explanation": True,
+            **NOT_SEARCHED,
+        },
         "\n",
         el("summary", None, "Answer and explanation"),
         "\n",

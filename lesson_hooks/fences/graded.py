@@ -21,7 +21,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from lab.core.markup import Markup, el, join
-from lesson_hooks.fences.base import Fence, Page
+from lesson_hooks.fences.base import NOT_SEARCHED, Fence, Page
 from lesson_hooks.fences.custom import LabFence
 
 G = TypeVar("G", bound="Graded")
@@ -123,7 +123,8 @@ def controls(kind: str, *, buttons_hidden: bool = False) -> Markup:
 
     return el(
         "div",
-        {"class": f"lab-{kind}__controls", "data-lab-controls": True, "hidden": True},
+        {"class": f"lab-{kind}__controls", "data-lab-controls": True, "hidden": True}
+        | NOT_SEARCHED,
         "\n",
         button("check", "Check", "md-button md-button--primary"),
         "\n",

@@ -37,7 +37,7 @@ import yaml
 
 from lab.core.markup import Markup, el, join, void
 from lesson_hooks.fences import graded
-from lesson_hooks.fences.base import Fence, Reader
+from lesson_hooks.fences.base import NOT_SEARCHED, Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/quizzes"
@@ -228,7 +228,7 @@ def render_question(quiz: Quiz, question: Question) -> Markup:
         "\n",
         el(
             "details",
-            {"class": "lab-quiz__answer note", "data-lab-answer": True},
+            {"class": "lab-quiz__answer note", "data-lab-answer": True, **NOT_SEARCHED},
             "\n",
             el("summary", None, f"{label} and explanation"),
             "\n",

@@ -40,7 +40,7 @@ import yaml
 
 from lab.core.markup import Markup, el, join
 from lesson_hooks.fences import graded
-from lesson_hooks.fences.base import Fence, Reader
+from lesson_hooks.fences.base import NOT_SEARCHED, Fence, Reader
 from lesson_hooks.fences.graded import Graded, graded_fence
 
 SPEC_DIR = "assets/lab/visual-labs"
@@ -282,7 +282,7 @@ def render_visual_lab(visual_lab: VisualLab, spec_url: str) -> Markup:
         "\n",
         el(
             "details",
-            {"class": "lab-visual-lab__answers note", "data-lab-answers": True},
+            {"class": "lab-visual-lab__answers note", "data-lab-answers": True, **NOT_SEARCHED},
             "\n",
             el("summary", None, "Answers and explanations"),
             "\n",

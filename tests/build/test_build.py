@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from lesson_hooks.fences import sitewide
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
 from tests.support.html import normalise, parse
 from tools.bench import plain_config
@@ -89,15 +90,25 @@ SEARCH_INDEXES = {
 }
 
 
+def search_sections(generator: str, request: pytest.FixtureRequest) -> tuple[Path, list]:
+    """The site the generator built, and the sections of its search index."""
+    site: BuiltSite = request.getfixturevalue("site" if generator == "mkdocs" else "zensical_site")
+    where, key = SEARCH_INDEXES[generator]
+    return site.dir, json.loads((site.dir / where).read_text(encoding="utf-8"))[key]
+
+
+def plain(text: str) -> str:
+    """Text as a search index or a block's YAML holds it, without markup: comparable."""
+    return normalise(unescape(re.sub(r"<[^>]+>|[`*]", "", text)))
+
+
 @pytest.mark.parametrize("generator", SEARCH_INDEXES)
 def test_every_search_result_is_titled_as_its_heading_reads(
     generator: str, request: pytest.FixtureRequest
 ) -> None:
     """A reader's search lists each section by its heading: a heading inside a lab at
     the section's level would run into the title ("The Group-Relative AdvantageTests")."""
-    site: BuiltSite = request.getfixturevalue("site" if generator == "mkdocs" else "zensical_site")
-    where, key = SEARCH_INDEXES[generator]
-    sections = json.loads((site.dir / where).read_text(encoding="utf-8"))[key]
+    site_dir, sections = search_sections(generator, request)
     headings: dict[str, dict[str, str]] = {}
     wrong = []
     for section in sections:
@@ -105,15 +116,61 @@ def test_every_search_result_is_titled_as_its_heading_reads(
         if not anchor:
             continue
         if page not in headings:
-            tree = parse(site.dir / page / "index.html")
+            tree = parse(site_dir / page / "index.html")
             headings[page] = {
                 node.attrs["id"]: normalise(node.text(lambda n: "headerlink" in n.classes))
                 for node in tree.iter()
                 if re.fullmatch(r"h[1-6]", node.tag) and node.attrs.get("id")
             }
-        title = normalise(unescape(re.sub(r"<[^>]+>", "", section["title"])))
+        title = plain(section["title"])
         heading = headings[page].get(anchor)
         if heading != title:
             wrong.append(f"{section['location']}: {title!r}, the heading reads {heading!r}")
     assert len(sections) > 50
     assert not wrong, "\n".join(wrong)
+
+
+def held_back_and_taught() -> dict[str, tuple[list[str], list[str]]]:
+    """By page: what its labs hold back until the reader has tried (hints, solutions,
+    answers' explanations), and what they teach up front (prompts and questions)."""
+    pages: dict[str, tuple[list[str], list[str]]] = {}
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        held: list[str] = []
+        taught: list[str] = []
+        for fence, block in sitewide.read_page(page.read_text(encoding="utf-8"), str(page)):
+            if fence.name == "lab-exercise":
+                held += [*block.hints, block.solution]
+                taught.append(block.prompt)
+            elif fence.name == "lab-quiz":
+                held += [q.explanation for q in block.questions]
+                taught += [q.text for q in block.questions]
+            elif fence.name == "lab-visual-lab":
+                held += [part.explanation for part in block.parts]
+                taught += [part.text for part in block.parts]
+            elif fence.name == "lab-experiment":
+                held.append(block.explanation)
+                taught.append(block.question)
+        if held or taught:
+            pages[page.stem] = ([plain(t) for t in held], [plain(t) for t in taught])
+    return pages
+
+
+@pytest.mark.parametrize("generator", SEARCH_INDEXES)
+def test_search_finds_what_the_labs_teach_not_their_answers_or_buttons(
+    generator: str, request: pytest.FixtureRequest
+) -> None:
+    """A student's search shows no hint, solution or answer a lab holds back until they
+    have tried (the teachers' page, which publishes the answer key, aside), and no run of
+    buttons' words ("Run the testsCheckStop"); the labs' prompts and questions it finds."""
+    site_dir, sections = search_sections(generator, request)
+    text = " ".join(plain(s["text"]) for s in sections if not s["location"].startswith("teachers/"))
+    pages = held_back_and_taught()
+    assert len(pages) >= 3
+    for page, (held, taught) in pages.items():
+        # Each is on its page, as a reader without JavaScript reads it.
+        shown = plain((site_dir / page / "index.html").read_text(encoding="utf-8"))
+        assert [t for t in held + taught if t not in shown] == [], page
+        assert [h for h in held if h in text] == [], page
+        assert [t for t in taught if t not in text] == [], page
+    for buttons in ("Run the testsCheck", "Show the solution", "CheckClear", "Show itNot yet"):
+        assert buttons not in text

@@ -273,8 +273,9 @@ def test_the_markup_reads_without_javascript() -> None:
     )
     assert "group_advantage([4.0, 4.0])" not in html
     assert "Check runs these tests, 1 hidden test and a random test" in html
-    # Hints and solution are collapsed blocks; the buttons wait for the script.
-    assert '<details class="lab-exercise__hints" data-lab-hints>' in html
-    assert '<details class="lab-exercise__solution" data-lab-solution>' in html
+    # Hints and solution are collapsed blocks, kept out of the site's search; the
+    # buttons wait for the script.
+    assert '<details class="lab-exercise__hints" data-lab-hints data-search-exclude>' in html
+    assert '<details class="lab-exercise__solution" data-lab-solution data-search-exclude>' in html
     assert "data-lab-controls hidden" in html
     assert "data-lab-train" not in html

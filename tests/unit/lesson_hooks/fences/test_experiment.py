@@ -175,8 +175,8 @@ def test_the_markup_follows_the_contract_and_reads_without_javascript() -> None:
     assert ">Run this experiment</button>" in markup.replace("\\\n", "")
     assert "data-lab-experiment-actions hidden" in markup  # no button without JavaScript
     assert (
-        '<details class="lab-experiment__explanation note" data-lab-experiment-explanation>'
-        in markup
+        '<details class="lab-experiment__explanation note" data-lab-experiment-explanation '
+        "data-search-exclude>" in markup
     )
     assert "Because the &lt;safe&gt; answer is never punished." in markup
     assert (
