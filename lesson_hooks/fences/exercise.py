@@ -520,8 +520,12 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__controls", "data-lab-controls": True, "hidden": True}
-            | NOT_SEARCHED,
+            {
+                "class": "lab-exercise__controls",
+                "data-lab-controls": True,
+                "hidden": True,
+                **NOT_SEARCHED,
+            },
             _button("run-tests", "Run the tests"),
             _button("check", "Check", primary=True),
             _button("stop", "Stop", disabled=True),
@@ -531,8 +535,12 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__confirm", "data-lab-confirm": True, "hidden": True}
-            | NOT_SEARCHED,
+            {
+                "class": "lab-exercise__confirm",
+                "data-lab-confirm": True,
+                "hidden": True,
+                **NOT_SEARCHED,
+            },
             el("p", None, "See the solution before you have tried it? Trying first teaches more."),
             _button("solution-yes", "Show it"),
             _button("solution-no", "Not yet"),
@@ -542,8 +550,12 @@ def render_exercise(exercise: Exercise, spec_url: str) -> Markup:
         "\n",
         el(
             "div",
-            {"class": "lab-exercise__output", "data-lab-output": True, "hidden": True}
-            | NOT_SEARCHED,
+            {
+                "class": "lab-exercise__output",
+                "data-lab-output": True,
+                "hidden": True,
+                **NOT_SEARCHED,
+            },
             el("h4", None, "What your code printed"),
             el("pre", None, el("code", None)),
         ),

@@ -123,8 +123,12 @@ def controls(kind: str, *, buttons_hidden: bool = False) -> Markup:
 
     return el(
         "div",
-        {"class": f"lab-{kind}__controls", "data-lab-controls": True, "hidden": True}
-        | NOT_SEARCHED,
+        {
+            "class": f"lab-{kind}__controls",
+            "data-lab-controls": True,
+            "hidden": True,
+            **NOT_SEARCHED,
+        },
         "\n",
         button("check", "Check", "md-button md-button--primary"),
         "\n",
