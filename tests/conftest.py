@@ -51,6 +51,8 @@ class BuiltSite:
     url: str  # ends with "/"
     #: Set, the site's server drops every connection, as when the network is down.
     network_off: threading.Event | None = None
+    #: Which generator built it: "mkdocs" or "zensical".
+    generator: str = "mkdocs"
 
 
 def mkdocs_build(
@@ -109,6 +111,14 @@ def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSit
         if result.returncode != 0:
             pytest.fail(f"the Zensical build failed:\n{result.stdout}\n{result.stderr}")
         server.start()
-        yield BuiltSite(dir=site_dir, url=server.url, network_off=server.network_off)
+        yield BuiltSite(
+            dir=site_dir, url=server.url, network_off=server.network_off, generator="zensical"
+        )
     finally:
         server.close()
+
+
+@pytest.fixture(params=["mkdocs", "zensical"])
+def built(request: pytest.FixtureRequest) -> BuiltSite:
+    """The site as MkDocs builds it, and as Zensical does (``./dev build --zensical``)."""
+    return request.getfixturevalue("site" if request.param == "mkdocs" else "zensical_site")

@@ -505,12 +505,6 @@ SEARCH_RESULT = (
 )
 
 
-@pytest.fixture(params=["mkdocs", "zensical"])
-def built(request: pytest.FixtureRequest) -> BuiltSite:
-    """The site as MkDocs builds it, and as Zensical does (``./dev build --zensical``)."""
-    return request.getfixturevalue("site" if request.param == "mkdocs" else "zensical_site")
-
-
 def test_every_page_makes_requests_only_to_its_own_origin(
     browser: Browser, browser_context_args: dict, built: BuiltSite
 ) -> None:

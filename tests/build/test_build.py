@@ -12,7 +12,7 @@ import pytest
 
 from lesson_hooks.fences import sitewide
 from tests.conftest import ROOT, BuiltSite, mkdocs_build
-from tests.support.html import normalise, parse
+from tests.support.html import normalise, parse, without_permalinks
 from tools.bench import plain_config
 
 PAGES = ("index.html", "lesson/index.html", "summary/index.html", "references/index.html")
@@ -90,11 +90,10 @@ SEARCH_INDEXES = {
 }
 
 
-def search_sections(generator: str, request: pytest.FixtureRequest) -> tuple[Path, list]:
-    """The site the generator built, and the sections of its search index."""
-    site: BuiltSite = request.getfixturevalue("site" if generator == "mkdocs" else "zensical_site")
-    where, key = SEARCH_INDEXES[generator]
-    return site.dir, json.loads((site.dir / where).read_text(encoding="utf-8"))[key]
+def search_sections(site: BuiltSite) -> list[dict]:
+    """The sections of the search index of the site, as its generator wrote it."""
+    where, key = SEARCH_INDEXES[site.generator]
+    return json.loads((site.dir / where).read_text(encoding="utf-8"))[key]
 
 
 def plain(text: str) -> str:
@@ -102,13 +101,10 @@ def plain(text: str) -> str:
     return normalise(unescape(re.sub(r"<[^>]+>|[`*]", "", text)))
 
 
-@pytest.mark.parametrize("generator", SEARCH_INDEXES)
-def test_every_search_result_is_titled_as_its_heading_reads(
-    generator: str, request: pytest.FixtureRequest
-) -> None:
+def test_every_search_result_is_titled_as_its_heading_reads(built: BuiltSite) -> None:
     """A reader's search lists each section by its heading: a heading inside a lab at
     the section's level would run into the title ("The Group-Relative AdvantageTests")."""
-    site_dir, sections = search_sections(generator, request)
+    site_dir, sections = built.dir, search_sections(built)
     headings: dict[str, dict[str, str]] = {}
     wrong = []
     for section in sections:
@@ -118,7 +114,7 @@ def test_every_search_result_is_titled_as_its_heading_reads(
         if page not in headings:
             tree = parse(site_dir / page / "index.html")
             headings[page] = {
-                node.attrs["id"]: normalise(node.text(lambda n: "headerlink" in n.classes))
+                node.attrs["id"]: normalise(node.text(without_permalinks))
                 for node in tree.iter()
                 if re.fullmatch(r"h[1-6]", node.tag) and node.attrs.get("id")
             }
@@ -155,14 +151,11 @@ def held_back_and_taught() -> dict[str, tuple[list[str], list[str]]]:
     return pages
 
 
-@pytest.mark.parametrize("generator", SEARCH_INDEXES)
-def test_search_finds_what_the_labs_teach_not_their_answers_or_buttons(
-    generator: str, request: pytest.FixtureRequest
-) -> None:
+def test_search_finds_what_the_labs_teach_not_their_answers_or_buttons(built: BuiltSite) -> None:
     """A student's search shows no hint, solution or answer a lab holds back until they
     have tried (the teachers' page, which publishes the answer key, aside), and no run of
     buttons' words ("Run the testsCheckStop"); the labs' prompts and questions it finds."""
-    site_dir, sections = search_sections(generator, request)
+    site_dir, sections = built.dir, search_sections(built)
     text = " ".join(plain(s["text"]) for s in sections if not s["location"].startswith("teachers/"))
     pages = held_back_and_taught()
     assert len(pages) >= 3

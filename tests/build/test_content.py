@@ -10,7 +10,7 @@ import pytest
 
 from lab.core.links import SETTINGS
 from tests.conftest import ROOT, BuiltSite
-from tests.support.html import Node, normalise, parse
+from tests.support.html import Node, normalise, parse, without_permalinks
 
 # The lesson text as handed to us (../shared/source/lesson.txt), kept in the repo
 # so a clone can test against it; test_the_source_copy_is_current guards drift.
@@ -115,10 +115,6 @@ def page_file(site: BuiltSite, url_path: str) -> Path:
 def article(site: BuiltSite, page: str) -> Node:
     """The page's content column (no navigation, header or footer)."""
     return parse(page_file(site, PAGES[page])).find("article", "md-content__inner")
-
-
-def without_permalinks(node: Node) -> bool:
-    return "headerlink" in node.classes
 
 
 # ------------------------------------------------------------------- source

@@ -104,6 +104,11 @@ class _TreeBuilder(HTMLParser):
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
+def without_permalinks(node: Node) -> bool:
+    """For :meth:`Node.text`'s ``skip``: a heading's permalink (Material's "¶")."""
+    return "headerlink" in node.classes
+
+
 def normalise(text: str) -> str:
     return " ".join(text.translate(_QUOTES).split())
 
