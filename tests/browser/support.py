@@ -269,15 +269,22 @@ SETTLED = """() => document.getAnimations().every(
 )"""
 
 
-SHOW_SKIPPED = """() => new Promise((done) => {
-  for (const el of document.querySelectorAll(".md-typeset > *")) {
-    if (getComputedStyle(el).contentVisibility === "auto") {
-      el.style.contentVisibility = "visible";
-      el.dataset.testShown = "";
-    }
+# Every element of the article the browser may skip until it nears the viewport
+# (content-visibility: auto, lesson.css): its blocks, and a long list's terms and
+# definitions. A JavaScript expression, read from the computed style so that the
+# stylesheet stays the one place that says which.
+SKIPPABLE = """[...document.querySelectorAll(".md-content__inner *")].filter(
+  (el) => getComputedStyle(el).contentVisibility === "auto")"""
+SHOW_SKIPPED = (
+    "() => new Promise((done) => {\n  for (const el of "
+    + SKIPPABLE
+    + """) {
+    el.style.contentVisibility = "visible";
+    el.dataset.testShown = "";
   }
   requestAnimationFrame(() => requestAnimationFrame(done));
 })"""
+)
 UNSHOW_SKIPPED = """() => {
   for (const el of document.querySelectorAll("[data-test-shown]")) {
     el.style.contentVisibility = "";

@@ -17,6 +17,7 @@ from tests.browser.support import (
     PHONE,
     SCHEMES,
     SIMULATION,
+    SKIPPABLE,
     KeyboardWalk,
     VisualLabSpec,
     axe_violations,
@@ -94,7 +95,10 @@ def test_on_a_phone_a_listing_not_yet_laid_out_can_still_be_scrolled_by_keyboard
 # (content-visibility, lesson.css, which clips what the block paints): its
 # keyboard focus ring, shown, drawn within what the block may paint. Inside a
 # box that scrolls, the box clips its content anyway (and focus scrolls to it).
-RINGS_AT_BLOCK_EDGES = """async () => {
+RINGS_AT_BLOCK_EDGES = (
+    "async () => {\n  const blocks = "
+    + SKIPPABLE
+    + """;
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   const scrolls = (el, block) => {
     for (let up = el; up; up = up === block ? null : up.parentElement) {
@@ -106,8 +110,7 @@ RINGS_AT_BLOCK_EDGES = """async () => {
   const near = 6; // px: an element this close to its block's edge
   const focusable = "a[href], button, input, select, textarea, [tabindex='0']";
   const checked = [], clipped = [];
-  for (const block of document.querySelectorAll(".md-content__inner > *")) {
-    if (getComputedStyle(block).contentVisibility !== "auto") continue;
+  for (const block of blocks) {
     const inside = [...block.querySelectorAll(focusable)].filter(
       // A disabled button takes no focus, so it shows no ring to cut off.
       (el) => !el.closest("[hidden], details:not([open])") && !el.matches(":disabled") &&
@@ -138,6 +141,7 @@ RINGS_AT_BLOCK_EDGES = """async () => {
   }
   return { checked, clipped };
 }"""
+)
 
 
 # The references and the glossary are a few long blocks, all among a page's last eight,

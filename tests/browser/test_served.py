@@ -15,6 +15,7 @@ from tests.browser.support import (
     MAPPING,
     PHONE_390,
     SIMULATION,
+    SKIPPABLE,
     axe_violations,
     report,
     site_pages,
@@ -310,6 +311,58 @@ def test_every_page_is_accessible_as_a_generic_host_serves_it(
             context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
+
+
+# The worst a tool meets at load: every element the browser may skip is skipped at its
+# first guessed height (as on a first visit, before any has been shown and its height
+# remembered). A tool that asks where a skipped element's lines are gets them laid out
+# at their true height, past its box; each such line that lies below the footer's top.
+LINES_OVER_THE_FOOTER = (
+    "() => {\n  const skippable = "
+    + SKIPPABLE
+    + """;
+  for (const el of skippable) {
+    const guess = getComputedStyle(el).containIntrinsicHeight.replace(/^auto\\s+/, "");
+    el.style.containIntrinsicSize = `none ${guess}`;
+    el.style.contentVisibility = "hidden";
+  }
+  const footer = document.querySelector(".md-footer").getBoundingClientRect().top;
+  return skippable.flatMap((el) => {
+    const lowest = Math.max(...[...el.querySelectorAll("*")].map((d) => d.getBoundingClientRect())
+      .filter((box) => box.height).map((box) => box.bottom));
+    if (!(lowest > footer)) return [];
+    const box = el.getBoundingClientRect();
+    const text = el.textContent.trim().replace(/\\s+/g, " ").slice(0, 40);
+    const [high, past, into] = [box.height, lowest - box.bottom, lowest - footer].map(Math.round);
+    return [`<${el.tagName.toLowerCase()}> "${text}": guessed ${high} px high, its lines ` +
+      `reach ${past} px past it, ${into} px into the footer`];
+  });
+}"""
+)
+
+
+@pytest.mark.parametrize("phone", [LIGHTHOUSE_PHONE, {"viewport": PHONE_390}], ids=["412", "390"])
+def test_no_skipped_block_lays_its_lines_over_the_footer(
+    browser: Browser, browser_context_args: dict, site: BuiltSite, phone: dict
+) -> None:
+    """Lighthouse's contrast check, at load, read a link in the simulation reference's
+    settings on the footer's dark background (one run in five): that definition list was
+    skipped whole at a guess of 5rem, and its 8,000 px of lines lay through the page's
+    last blocks and over the footer. On a phone, no page's skipped lines reach the footer."""
+    context = browser.new_context(
+        **{**browser_context_args, **phone}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    errors = watch(page)
+    found: list[str] = []
+    try:
+        for path in site_pages(site):
+            page.goto(path)
+            found += [f"{path}: {line}" for line in page.evaluate(LINES_OVER_THE_FOOTER)]
+    finally:
+        context.close()
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+    assert not found, "\n".join(found)
 
 
 # The page's labs far below the first screen whose contents the browser renders at load
