@@ -270,7 +270,7 @@ SETTLED = """() => document.getAnimations().every(
 
 
 # Every element of the article the browser may skip until it nears the viewport
-# (content-visibility: auto, lesson.css): its blocks, and a long list's terms and
+# (content-visibility: auto, lesson.css): its blocks, and a definition list's terms and
 # definitions. A JavaScript expression, read from the computed style so that the
 # stylesheet stays the one place that says which.
 SKIPPABLE = """[...document.querySelectorAll(".md-content__inner *")].filter(
