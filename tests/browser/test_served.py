@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
+from tests.browser.conftest import PageErrors
 from tests.browser.support import (
     BOOT,
     CLIPPED,
@@ -40,17 +42,32 @@ def _is_page(request_url: str, site: BuiltSite) -> bool:
     return path == "" or path.endswith("/") or path.endswith(".html")
 
 
+# Lighthouse's mobile preset: a Moto G Power's screen.
+LIGHTHOUSE_PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
+
+
+@contextmanager
+def touch_phone(
+    browser: Browser, browser_context_args: dict, phone: dict, **more: object
+) -> Iterator[tuple[Page, PageErrors]]:
+    """A page on a touch phone of ``phone``'s screen (context options ``more`` besides),
+    and the errors it logs; closed on the way out."""
+    context = browser.new_context(
+        **{**browser_context_args, **phone, **more}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        yield page, watch(page)
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def phone_without_scripts(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A 390 px touch phone whose pages run no script of theirs (the browser's refusals of
     their scripts are the only console errors, so none is watched for)."""
-    context = browser.new_context(
-        **{**browser_context_args, "viewport": PHONE_390}, has_touch=True, is_mobile=True
-    )
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as (page, _):
+        yield page
 
 
 def test_every_page_is_accessible_before_any_script_runs(
@@ -249,20 +266,9 @@ def test_on_a_phone_each_choice_is_at_least_24_px_with_its_label_as_target(
 @pytest.fixture
 def phone_page(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A 390 px touch phone; the test fails on any page error it logs."""
-    context = browser.new_context(
-        **{**browser_context_args, "viewport": PHONE_390}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    try:
+    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as (page, errors):
         yield page
-    finally:
-        context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
-
-
-# Lighthouse's mobile preset: a Moto G Power's screen.
-LIGHTHOUSE_PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
 
 
 @pytest.mark.parametrize("path", ["lesson/", "simulation/", "language-models/"])
@@ -272,18 +278,11 @@ def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
     """As Lighthouse audits a fast load: the labs set up, never scrolled to, so the browser
     still skips them and lays their lines out only when asked (a short guess at a lab's
     height put its links over the next card's radios)."""
-    context = browser.new_context(
-        **{**browser_context_args, **LIGHTHOUSE_PHONE}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    try:
+    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as (page, errors):
         page.goto(path)
         for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
             expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
         problems = axe_violations(page, f"{path} (labs set up, as loaded)", as_loaded=True)
-    finally:
-        context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
 
@@ -294,21 +293,17 @@ def test_every_page_is_accessible_as_a_generic_host_serves_it(
     """Issue 47: a plain gzip server with no other header (no cache headers) read
     accessibility 0.90 where the bench's host-like server read 1.00. Audited as Lighthouse
     audits a fast load (the page as it stands at load, on its phone), every page passes."""
-    with serving(site.dir, generic=True) as generic:
-        context = browser.new_context(
-            **{**browser_context_args, **LIGHTHOUSE_PHONE, "base_url": generic.url},
-            has_touch=True,
-            is_mobile=True,
-        )
-        page = context.new_page()
-        errors = watch(page)
-        problems: list[str] = []
-        try:
-            for path in site_pages(site):
-                page.goto(path)
-                problems += axe_violations(page, f"{path} (generic host)", as_loaded=True)
-        finally:
-            context.close()
+    problems: list[str] = []
+    with (
+        serving(site.dir, generic=True) as generic,
+        touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE, base_url=generic.url) as (
+            page,
+            errors,
+        ),
+    ):
+        for path in site_pages(site):
+            page.goto(path)
+            problems += axe_violations(page, f"{path} (generic host)", as_loaded=True)
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
 
@@ -349,18 +344,11 @@ def test_no_skipped_block_lays_its_lines_over_the_footer(
     settings on the footer's dark background (one run in five): that definition list was
     skipped whole at a guess of 5rem, and its 8,000 px of lines lay through the page's
     last blocks and over the footer. On a phone, no page's skipped lines reach the footer."""
-    context = browser.new_context(
-        **{**browser_context_args, **phone}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
     found: list[str] = []
-    try:
+    with touch_phone(browser, browser_context_args, phone) as (page, errors):
         for path in site_pages(site):
             page.goto(path)
             found += [f"{path}: {line}" for line in page.evaluate(LINES_OVER_THE_FOOTER)]
-    finally:
-        context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not found, "\n".join(found)
 
@@ -425,14 +413,9 @@ def test_on_a_phone_nothing_moves_under_the_reader_as_a_page_loads(
     """No layout shift while a page loads and its scripts set it up (Lighthouse's
     cumulative layout shift: the teacher's page read 0.195 and the language-model page
     0.098, from the print button shown late and the first blocks laid out late)."""
-    context = browser.new_context(
-        **{**browser_context_args, **LIGHTHOUSE_PHONE}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    page.add_init_script(RECORD_SHIFTS)
     moved: list[str] = []
-    try:
+    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as (page, errors):
+        page.add_init_script(RECORD_SHIFTS)
         for path in site_pages(site):
             page.goto(path)
             page.wait_for_function(SET_UP)
@@ -440,7 +423,5 @@ def test_on_a_phone_nothing_moves_under_the_reader_as_a_page_loads(
             shifts = page.evaluate("() => window.__layoutShifts")
             if sum(s["value"] for s in shifts) > UNSEEN_SHIFT:
                 moved += [f"{path}: {s['value']:.3f}, moving {s['moved']}" for s in shifts]
-    finally:
-        context.close()
     assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not moved, "\n".join(moved)
