@@ -21,6 +21,7 @@ from tests.browser.support import (
     axe_violations,
     report,
     site_pages,
+    wait_for_editor,
     watch,
 )
 from tests.conftest import BuiltSite
@@ -195,6 +196,7 @@ def run_simulation_page(page: Page) -> None:
     press(lab, "Run")
     expect(lab).to_have_attribute("data-lab-run", "done", timeout=RUN)
     exercise = ready(page, '[data-lab="exercise"]')
+    wait_for_editor(exercise)
     press(exercise, "Run the tests")
     expect(exercise).to_have_attribute("data-lab-run", "failed")
 
