@@ -310,6 +310,13 @@ def test_every_page_is_accessible_as_a_generic_host_serves_it(
     assert not problems, report(problems)
 
 
+# The height the browser lays ``el`` out at while it skips it, first (before it has been
+# shown once and its height remembered), in px: a JavaScript expression.
+FIRST_GUESS = 'parseFloat(getComputedStyle(el).containIntrinsicHeight.replace(/^auto\\s+/, ""))'
+# The lab blocks of a page (lesson.css guesses their heights by kind).
+LAB_BLOCKS = ".md-content__inner > :is(.lab, .lab-worked-example)"
+
+
 # The worst a tool meets at load: every element the browser may skip is skipped at its
 # first guessed height (as on a first visit, before any has been shown and its height
 # remembered). A tool that asks where a skipped element's lines are gets them laid out
@@ -319,8 +326,9 @@ LINES_OVER_THE_FOOTER = (
     + SKIPPABLE
     + """;
   for (const el of skippable) {
-    const guess = getComputedStyle(el).containIntrinsicHeight.replace(/^auto\\s+/, "");
-    el.style.containIntrinsicSize = `none ${guess}`;
+    el.style.containIntrinsicSize = `none ${"""
+    + FIRST_GUESS
+    + """}px`;
     el.style.contentVisibility = "hidden";
   }
   const footer = document.querySelector(".md-footer").getBoundingClientRect().top;
@@ -357,16 +365,19 @@ def test_no_skipped_block_lays_its_lines_over_the_footer(
 
 # Each lab taller, shown, than the height it is guessed at while the browser skips it
 # (--lab-guessed-height, lesson.css).
-LABS_OVER_THEIR_GUESS = """() => [
-  ...document.querySelectorAll(".md-content__inner > :is(.lab, .lab-worked-example)"),
-].flatMap((lab) => {
-  const guess = parseFloat(getComputedStyle(lab).containIntrinsicHeight.replace(/^auto\\s+/, ""));
-  lab.style.contentVisibility = "visible";
-  const high = Math.round(lab.getBoundingClientRect().height);
-  lab.style.contentVisibility = "";
-  const name = lab.id || lab.className;
+LABS_OVER_THEIR_GUESS = (
+    f'() => [...document.querySelectorAll("{LAB_BLOCKS}")].flatMap((el) => {{'
+    + """
+  const guess = """
+    + FIRST_GUESS
+    + """;
+  el.style.contentVisibility = "visible";
+  const high = Math.round(el.getBoundingClientRect().height);
+  el.style.contentVisibility = "";
+  const name = el.id || el.className;
   return high > guess ? [`${name}: ${high} px high, guessed at ${guess} px`] : [];
 })"""
+)
 
 
 @pytest.mark.parametrize("phone", [LIGHTHOUSE_PHONE, {"viewport": PHONE_390}], ids=["412", "390"])
@@ -397,8 +408,11 @@ def test_each_lab_is_guessed_at_least_as_high_as_it_is_set_up_or_not(
 # The page's labs far below the first screen whose contents the browser renders at load
 # (a block it skips, content-visibility, renders none of its children), and whether any
 # lab was set up (its status line armed) when the page's load event fired.
-LABS_AT_LOAD = """addEventListener("load", () => {
-  const blocks = ".md-content__inner > :is(.lab, .lab-worked-example)";
+LABS_AT_LOAD = (
+    """addEventListener("load", () => {
+  const blocks = '"""
+    + LAB_BLOCKS
+    + """';
   const labs = [...document.querySelectorAll(blocks)];
   window.__labsAtLoad = {
     setUp: labs.filter((lab) => lab.dataset.labState).length,
@@ -408,6 +422,7 @@ LABS_AT_LOAD = """addEventListener("load", () => {
       .map((lab) => lab.className),
   };
 }, { once: true });"""
+)
 
 
 @pytest.mark.parametrize("path", ["lesson/", "simulation/", "language-models/"])
