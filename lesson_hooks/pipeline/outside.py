@@ -23,6 +23,7 @@ Zensical's offline mode loads a shim from a CDN.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import posixpath
 import re
@@ -348,6 +349,10 @@ def build(
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     folder = folder or config_file.parent / "build" / "zensical"
     folder.mkdir(parents=True, exist_ok=True)
-    staged = stage(config_file, folder)
-    run_zensical(staged, strict)
-    finish(staged, site_dir)
+    # One build at a time per folder: a second one (the tests' workers, a contributor's
+    # build beside ./dev serve) would delete the staged pages the first is reading.
+    with (folder / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        staged = stage(config_file, folder)
+        run_zensical(staged, strict)
+        finish(staged, site_dir)

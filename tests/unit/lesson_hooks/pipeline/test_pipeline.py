@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import types
 from pathlib import Path
 
@@ -80,3 +81,27 @@ def test_mkdocs_yml_is_read_with_its_python_names_kept_and_its_parent_merged(
     assert read["markdown_extensions"][0]["x"]["format"] == outside.PythonName("a.b.formatter")
     dumped = yaml.dump(read, Dumper=outside._Dumper)
     assert "!!python/name:a.b.formatter" in dumped
+
+
+def test_a_zensical_build_holds_its_folder_while_it_stages_builds_and_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two builds staging into one folder (the tests' workers, a build beside ./dev
+    serve) would delete each other's pages: a second one waits for the first."""
+    held = []
+
+    def step(*args: object, **kwargs: object) -> None:
+        with (tmp_path / ".lock").open("w") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                held.append(True)
+            else:
+                held.append(False)
+
+    for name in ("stage", "run_zensical", "finish"):
+        monkeypatch.setattr(outside, name, step)
+    outside.build(tmp_path / "mkdocs.yml", tmp_path / "site", folder=tmp_path)
+    assert held == [True, True, True]
+    step()
+    assert held[-1] is False, "the build let its folder go"
