@@ -33,6 +33,7 @@ from lab.core.markup import Markup, el, join, void
 from lab.exercise.grade import signature
 from lab.kinds import KINDS
 from lesson_hooks.fences import sitewide
+from lesson_hooks.fences.base import NOT_SEARCHED
 from lesson_hooks.fences.experiment import inline, settings_text
 from lesson_hooks.fences.simulation.code_panel import highlighted
 from lesson_hooks.support.pages import MARKER, display_path, marker_lines, nav_titles
@@ -340,7 +341,11 @@ def _answers(page: Page) -> Markup:
             for info, task in tasks
         ]
         out.append(el("ol", None, *items))
-    return el("div", {"class": "lesson-teachers__answers"}, *out)
+    # Out of the search index, as the answers are on the students' pages: a student's
+    # search for a question's words would otherwise show its answer in the result. A
+    # section, not a div: Material's search ends an exclusion at the first </div> inside
+    # it (a solution's listing), as its parser tells elements apart by their tag alone.
+    return el("section", {"class": "lesson-teachers__answers", **NOT_SEARCHED}, *out)
 
 
 def _class_view() -> Markup:

@@ -99,7 +99,7 @@ def test_the_teachers_page_lists_the_exercises_and_prints_their_solutions(
 ) -> None:
     article = parse(site.dir / "teachers" / "index.html").find("article", "md-content__inner")
     listed = normalise(article.find("ol", "lesson-teachers__exercises").text())
-    key = normalise(article.find("div", "lesson-teachers__answers").text())
+    key = normalise(article.find("section", "lesson-teachers__answers").text())
     for (_, title), blocks in PAGES.items():
         for block in blocks:
             assert f"{block.function}({', '.join(block.parameters)}) on {title}:" in listed

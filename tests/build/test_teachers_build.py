@@ -121,7 +121,7 @@ def test_every_guided_experiment_is_linked_with_its_settings(site: BuiltSite) ->
 
 
 def test_the_answer_key_is_the_labs_own(site: BuiltSite) -> None:
-    key = normalise(article(site, "teachers/").find("div", "lesson-teachers__answers").text())
+    key = normalise(article(site, "teachers/").find("section", "lesson-teachers__answers").text())
     (block,) = visual_lab.parse_page(source("lesson.md"), "docs/lesson.md")
     for part in block.parts:
         assert normalise(f"{part.text}: {part.answer}. {part.explanation}") in key
@@ -160,7 +160,7 @@ def test_the_teachers_page_renders_its_markdown(site: BuiltSite) -> None:
 
 
 def test_the_answer_key_states_each_experiments_seeds_as_it_runs_them(site: BuiltSite) -> None:
-    key = article(site, "teachers/").find("div", "lesson-teachers__answers")
+    key = article(site, "teachers/").find("section", "lesson-teachers__answers")
     assert key.find_all("h3")[-1].text() == "The guided experiments"
     lines = [normalise(li.text()) for li in key.find_all("ol")[-1].find_all("li")]
     expected = experiments()
