@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lab.sim.render import render_summary
@@ -361,6 +361,42 @@ def watch(page: Page) -> PageErrors:
     page.on("console", errors.on_console)
     page.on("pageerror", errors.on_page_error)
     return errors
+
+
+def fail_on(errors: PageErrors) -> None:
+    """Fail the test on a page or console error ``errors`` saw and did not expect."""
+    unexpected = errors.unexpected()
+    assert not unexpected, "The page logged errors:\n" + "\n".join(unexpected)
+
+
+@contextmanager
+def own_page(
+    browser: Browser, browser_context_args: dict, *, errors_fail: bool = True, **options: Any
+) -> Iterator[Page]:
+    """A page in a browser context of its own (a reader's own storage; ``options`` over
+    the site's context settings), its errors watched. The context closes on the way out
+    and the test fails on a page or console error, unless ``errors_fail`` is False (a
+    test whose page refuses its own scripts)."""
+    context = browser.new_context(**{**browser_context_args, **options})
+    try:
+        page = context.new_page()
+        errors = watch(page)
+        yield page
+    finally:
+        context.close()
+    if errors_fail:
+        fail_on(errors)
+
+
+@contextmanager
+def touch_phone(
+    browser: Browser, browser_context_args: dict, screen: dict | None = None, **options: Any
+) -> Iterator[Page]:
+    """:func:`own_page` on a touch phone, 375 px wide unless ``screen`` (context options:
+    ``viewport`` and the like) says otherwise."""
+    phone = {"viewport": PHONE, **(screen or {}), **options}
+    with own_page(browser, browser_context_args, **phone, has_touch=True, is_mobile=True) as page:
+        yield page
 
 
 # ------------------------------------------------------------ the offline note

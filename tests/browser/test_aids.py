@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import BuiltSite
+from tests.browser.support import touch_phone
 
 TOOLTIP = ".md-tooltip2"
 
@@ -28,10 +28,9 @@ def test_math_is_typeset_with_a_readable_copy(page: Page) -> None:
     assert not [url for url in requested if "/theme/math.js" in url]
 
 
-def test_math_reads_without_javascript_in_katexs_fonts(browser: Browser, site: BuiltSite) -> None:
+def test_math_reads_without_javascript_in_katexs_fonts(no_script_page: Page) -> None:
     """Typeset at build time: it reads with JavaScript off, in KaTeX's own fonts."""
-    context = browser.new_context(java_script_enabled=False, base_url=site.url)
-    page = context.new_page()
+    page = no_script_page
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto("simulation-reference/")
@@ -48,7 +47,6 @@ def test_math_reads_without_javascript_in_katexs_fonts(browser: Browser, site: B
     katex = [url for url in requested if "/vendor/katex/" in url]
     assert any(url.endswith("/katex.min.css") for url in katex)
     assert any(url.endswith(".woff2") for url in katex)
-    context.close()
 
 
 def test_math_reached_by_instant_navigation_gets_katexs_stylesheet(page: Page) -> None:
@@ -82,11 +80,9 @@ def test_a_definition_shows_on_hover_and_on_keyboard_focus(page: Page) -> None:
     expect(later).not_to_have_attribute("tabindex", "0")
 
 
-def test_a_tap_shows_a_definition(browser: Browser, site: BuiltSite) -> None:
-    context = browser.new_context(has_touch=True, is_mobile=True, base_url=site.url)
-    page = context.new_page()
-    page.goto("glossary/")
-    term = page.locator(".md-content abbr").filter(has_text=re.compile(r"^GRPO$")).first
-    term.tap()
-    expect(page.locator(TOOLTIP)).to_contain_text("Group Relative Policy Optimization")
-    context.close()
+def test_a_tap_shows_a_definition(browser: Browser, browser_context_args: dict) -> None:
+    with touch_phone(browser, browser_context_args) as page:
+        page.goto("glossary/")
+        term = page.locator(".md-content abbr").filter(has_text=re.compile(r"^GRPO$")).first
+        term.tap()
+        expect(page.locator(TOOLTIP)).to_contain_text("Group Relative Policy Optimization")

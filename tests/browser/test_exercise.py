@@ -9,7 +9,14 @@ import json
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from lesson_hooks.fences.exercise import parse_page
-from tests.browser.support import BOOT, PHONE_390, axe_violations, report, wait_for_editor
+from tests.browser.support import (
+    BOOT,
+    PHONE_390,
+    axe_violations,
+    report,
+    touch_phone,
+    wait_for_editor,
+)
 from tests.conftest import ROOT, BuiltSite
 from tests.support.html import labs_stylesheet, shipped_stylesheet
 
@@ -268,9 +275,7 @@ def test_by_keyboard(page: Page) -> None:
 
 
 def test_on_a_phone_by_touch(browser: Browser, browser_context_args: dict) -> None:
-    context = browser.new_context(**browser_context_args, viewport=PHONE_390, has_touch=True)
-    page = context.new_page()
-    try:
+    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as page:
         lab = open_exercise(page, "softmax-step")
         button(lab, "Show a hint (1 of 2)").tap()
         expect(lab.locator("[data-lab-hint]").nth(0)).to_be_visible()
@@ -278,8 +283,6 @@ def test_on_a_phone_by_touch(browser: Browser, browser_context_args: dict) -> No
         expect(lab).to_have_attribute("data-lab-run", "failed")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE_390["width"]
-    finally:
-        context.close()
 
 
 def test_without_javascript_it_reads_as_text(no_script_page: Page) -> None:

@@ -13,12 +13,11 @@ from lab.experiment.outcome import counts_table, experiment_outcome
 from lesson_hooks.fences.experiment import Experiment, parse_page
 from tests.browser.support import (
     BOOT,
-    PHONE,
     PHONE_390,
     SIMULATION,
     SMALL_CHART_TEXT,
     axe_violations,
-    watch,
+    touch_phone,
 )
 from tests.conftest import ROOT
 from tests.support.html import parse_html
@@ -297,14 +296,8 @@ def test_every_experiment_on_the_page_runs_to_cpythons_outcome(page: Page, sourc
 
 @pytest.fixture
 def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
-    context = browser.new_context(
-        **browser_context_args, viewport=PHONE, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    yield page
-    context.close()
-    assert not errors.unexpected(), "\n".join(errors.unexpected())
+    with touch_phone(browser, browser_context_args) as page:
+        yield page
 
 
 def test_by_touch_on_a_phone(phone: Page) -> None:
@@ -350,12 +343,7 @@ def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_scre
     card keeps its place and its outcome is in view when the run ends, with no help from
     the browser. Issue 37: on a 390 px phone the result (sentence, counts, chart) fits in
     about two screens."""
-    context = browser.new_context(
-        **browser_context_args, viewport=PHONE_390, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    try:
+    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as page:
         t = next(e for e in ALL[source] if e.id == experiment_id)
         page.goto(PAGES[source])
         lab = page.locator(f'[data-lab="{t.lab}"]')
@@ -389,6 +377,3 @@ def test_without_scroll_anchoring_the_outcome_is_in_view_and_fits_two_phone_scre
         screens = (bottom - top) / PHONE_390["height"]
         assert screens <= 2, f"the result takes {screens:.2f} screens of a 390 px phone"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_390["width"]
-    finally:
-        context.close()
-    assert not errors.unexpected(), "\n".join(errors.unexpected())

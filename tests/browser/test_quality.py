@@ -7,9 +7,8 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PageErrors
 from tests.browser.support import (
     BOOT,
     MAPPING,
@@ -23,10 +22,11 @@ from tests.browser.support import (
     axe_violations,
     duplicate_ids,
     open_all_details,
+    own_page,
     report,
     site_pages,
+    touch_phone,
     use_scheme,
-    watch,
 )
 from tests.conftest import BuiltSite
 
@@ -44,16 +44,10 @@ def show(page: Page, path: str, scheme: str) -> None:
 
 
 @pytest.fixture
-def phone(browser: Browser, browser_context_args: dict) -> Iterator[tuple[Page, PageErrors]]:
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A touch phone, 375 px wide, with the same site and service-worker settings as `page`."""
-    context = browser.new_context(
-        **{**browser_context_args, "viewport": PHONE}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    errors = watch(page)
-    yield page, errors
-    context.close()
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+    with touch_phone(browser, browser_context_args) as page:
+        yield page
 
 
 # --------------------------------------------------------------- axe-core
@@ -72,11 +66,11 @@ def test_every_page_has_no_accessibility_violations(
 
 
 def test_on_a_phone_a_listing_not_yet_laid_out_can_still_be_scrolled_by_keyboard(
-    phone: tuple[Page, PageErrors],
+    phone: Page,
 ) -> None:
     """Listings far down the page are skipped until near (content-visibility): one
     that may scroll sideways is a tab stop until it is laid out and shown not to."""
-    page, _ = phone
+    page = phone
     page.goto("simulation-reference/")
     last = page.locator(".md-typeset > .highlight pre > code").last
     expect(last).to_have_attribute("tabindex", "0")
@@ -147,10 +141,8 @@ RINGS_AT_BLOCK_EDGES = (
 # The references and the glossary are a few long blocks, all among a page's last eight,
 # which are never skipped (lesson.css).
 @pytest.mark.parametrize("path", ["lesson/", "simulation/", "simulation-reference/"])
-def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(
-    phone: tuple[Page, PageErrors], path: str
-) -> None:
-    page, _ = phone
+def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(phone: Page, path: str) -> None:
+    page = phone
     page.goto(path)
     page.keyboard.press("Tab")  # focus rings show for the keyboard
     found = page.evaluate(RINGS_AT_BLOCK_EDGES)
@@ -160,11 +152,11 @@ def test_a_focus_ring_at_the_edge_of_a_skipped_block_is_not_cut_off(
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_every_page_on_a_phone_has_no_accessibility_violations(
-    phone: tuple[Page, PageErrors], site: BuiltSite, scheme: str
+    phone: Page, site: BuiltSite, scheme: str
 ) -> None:
     """At 375 px on a touch screen, and the navigation drawer again once open (the rest
     of the page stands as it was audited a moment before)."""
-    page, _ = phone
+    page = phone
     problems: list[str] = []
     for path in site_pages(site):
         show(page, path, scheme)
@@ -183,11 +175,11 @@ SKIPPED = f"link => !({RENDERED})(link)"
 
 
 def test_on_a_phone_the_closed_drawer_is_not_rendered_but_still_navigable(
-    phone: tuple[Page, PageErrors],
+    phone: Page,
 ) -> None:
     """Closed, the drawer's links cost the load nothing yet stay in the accessibility
     tree; opened, they show and take a tap; closed again, they leave."""
-    page, _ = phone
+    page = phone
     page.goto("simulation/")
     drawer = page.get_by_role("navigation", name="Navigation")
     glossary = drawer.get_by_role("link", name="Glossary", exact=True)
@@ -517,16 +509,13 @@ def test_every_page_makes_requests_only_to_its_own_origin(
     markup or styles points elsewhere. Under either generator: Zensical's own
     Pyodide block and offline shim would load from CDNs."""
     site = built
-    context: BrowserContext = browser.new_context(
-        **{**browser_context_args, "base_url": site.url, "service_workers": "allow"}
-    )
     requests: list[str] = []
-    # The context also sees what workers and the service worker fetch.
-    context.on("request", lambda request: requests.append(request.url))
-    page = context.new_page()
-    errors = watch(page)
     referenced: list[str] = []
-    try:
+    with own_page(
+        browser, browser_context_args, base_url=site.url, service_workers="allow"
+    ) as page:
+        # The context also sees what workers and the service worker fetch.
+        page.context.on("request", lambda request: requests.append(request.url))
         for path in site_pages(site):
             page.goto(path, wait_until="networkidle")
             open_all_details(page)
@@ -548,9 +537,6 @@ def test_every_page_makes_requests_only_to_its_own_origin(
         # The footer note appears once the service worker has cached the site and Python.
         expect(page.locator(OFFLINE_NOTE)).to_have_text("Available offline", timeout=BOOT)
         page.wait_for_load_state("networkidle")
-    finally:
-        context.close()
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert any(url.endswith(".wasm") for url in requests), "Python never started"
     assert not (elsewhere := foreign(requests, site.url)), report(elsewhere)
     assert not referenced, report(referenced)

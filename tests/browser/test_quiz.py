@@ -12,9 +12,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import check_quiz
 from lesson_hooks.fences.quiz import parse_page
-from tests.browser.conftest import PageErrors
-from tests.browser.support import BOOT
-from tests.conftest import ROOT, BuiltSite
+from tests.browser.support import BOOT, touch_phone
+from tests.conftest import ROOT
 
 (QUIZ,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
 SPEC: dict[str, Any] = QUIZ.spec
@@ -120,17 +119,9 @@ def test_each_option_shows_the_same_feedback_as_cpython(page: Page, index: int) 
 
 
 @pytest.fixture
-def phone(browser: Browser, site: BuiltSite) -> Iterator[Page]:
-    context = browser.new_context(
-        viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True, base_url=site.url
-    )
-    page = context.new_page()
-    errors = PageErrors()
-    page.on("console", errors.on_console)
-    page.on("pageerror", errors.on_page_error)
-    yield page
-    context.close()
-    assert not errors.unexpected(), "\n".join(errors.unexpected())
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    with touch_phone(browser, browser_context_args) as page:
+        yield page
 
 
 def test_a_finger_answers_and_checks(phone: Page) -> None:

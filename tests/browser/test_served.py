@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
-from tests.browser.conftest import PageErrors
 from tests.browser.support import (
     BOOT,
     CLIPPED,
@@ -19,10 +17,11 @@ from tests.browser.support import (
     SIMULATION,
     SKIPPABLE,
     axe_violations,
+    own_page,
     report,
     site_pages,
+    touch_phone,
     wait_for_editor,
-    watch,
 )
 from tests.conftest import BuiltSite
 from tools.static_server import serving
@@ -47,27 +46,13 @@ def _is_page(request_url: str, site: BuiltSite) -> bool:
 LIGHTHOUSE_PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
 
 
-@contextmanager
-def touch_phone(
-    browser: Browser, browser_context_args: dict, phone: dict, **more: object
-) -> Iterator[tuple[Page, PageErrors]]:
-    """A page on a touch phone of ``phone``'s screen (context options ``more`` besides),
-    and the errors it logs; closed on the way out."""
-    context = browser.new_context(
-        **{**browser_context_args, **phone, **more}, has_touch=True, is_mobile=True
-    )
-    try:
-        page = context.new_page()
-        yield page, watch(page)
-    finally:
-        context.close()
-
-
 @pytest.fixture
 def phone_without_scripts(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A 390 px touch phone whose pages run no script of theirs (the browser's refusals of
     their scripts are the only console errors, so none is watched for)."""
-    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as (page, _):
+    with touch_phone(
+        browser, browser_context_args, {"viewport": PHONE_390}, errors_fail=False
+    ) as page:
         yield page
 
 
@@ -97,10 +82,6 @@ def test_every_page_is_accessible_as_it_stands_at_dom_content_loaded(
 ) -> None:
     """The page as Material's set-up leaves it at DOMContentLoaded, before idle work (the
     moment a fast load lets Lighthouse audit it), audited with no script running on."""
-    context = browser.new_context(**{**browser_context_args, "viewport": PHONE_390})
-    loading = context.new_page()
-    errors = watch(loading)
-    loading.add_init_script(AT_DOM_CONTENT_LOADED)
     audited = phone_without_scripts
     snapshot: dict[str, str] = {}
 
@@ -113,15 +94,13 @@ def test_every_page_is_accessible_as_it_stands_at_dom_content_loaded(
 
     audited.route(lambda url: _is_page(url, site), serve_snapshot)
     problems: list[str] = []
-    try:
+    with own_page(browser, browser_context_args, viewport=PHONE_390) as loading:
+        loading.add_init_script(AT_DOM_CONTENT_LOADED)
         for path in site_pages(site):
             loading.goto(path, wait_until="domcontentloaded")
             snapshot["html"] = loading.evaluate("() => window.__atDOMContentLoaded")
             audited.goto(path)
             problems += axe_violations(audited, f"{path} (at DOMContentLoaded)")
-    finally:
-        context.close()
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
 
 
@@ -268,9 +247,8 @@ def test_on_a_phone_each_choice_is_at_least_24_px_with_its_label_as_target(
 @pytest.fixture
 def phone_page(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A 390 px touch phone; the test fails on any page error it logs."""
-    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as (page, errors):
+    with touch_phone(browser, browser_context_args, {"viewport": PHONE_390}) as page:
         yield page
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
 
 
 @pytest.mark.parametrize("path", ["lesson/", "simulation/", "language-models/"])
@@ -280,12 +258,11 @@ def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
     """As Lighthouse audits a fast load: the labs set up, never scrolled to, so the browser
     still skips them and lays their lines out only when asked (a short guess at a lab's
     height put its links over the next card's radios)."""
-    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as (page, errors):
+    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as page:
         page.goto(path)
         for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
             expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
         problems = axe_violations(page, f"{path} (labs set up, as loaded)", as_loaded=True)
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
 
 
@@ -298,15 +275,11 @@ def test_every_page_is_accessible_as_a_generic_host_serves_it(
     problems: list[str] = []
     with (
         serving(site.dir, generic=True) as generic,
-        touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE, base_url=generic.url) as (
-            page,
-            errors,
-        ),
+        touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE, base_url=generic.url) as page,
     ):
         for path in site_pages(site):
             page.goto(path)
             problems += axe_violations(page, f"{path} (generic host)", as_loaded=True)
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not problems, report(problems)
 
 
@@ -355,11 +328,10 @@ def test_no_skipped_block_lays_its_lines_over_the_footer(
     skipped whole at a guess of 5rem, and its 8,000 px of lines lay through the page's
     last blocks and over the footer. On a phone, no page's skipped lines reach the footer."""
     found: list[str] = []
-    with touch_phone(browser, browser_context_args, phone) as (page, errors):
+    with touch_phone(browser, browser_context_args, phone) as page:
         for path in site_pages(site):
             page.goto(path)
             found += [f"{path}: {line}" for line in page.evaluate(LINES_OVER_THE_FOOTER)]
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not found, "\n".join(found)
 
 
@@ -390,18 +362,14 @@ def test_each_lab_is_guessed_at_least_as_high_as_it_is_set_up_or_not(
     served, with no script, and with every lab set up."""
     short: list[str] = []
     for path in ("lesson/", "simulation/", "language-models/"):
-        with touch_phone(browser, browser_context_args, phone, java_script_enabled=False) as (
-            page,
-            _,
-        ):
+        with touch_phone(browser, browser_context_args, phone, java_script_enabled=False) as page:
             page.goto(path)
             short += [f"{path} (no script): {lab}" for lab in page.evaluate(LABS_OVER_THEIR_GUESS)]
-        with touch_phone(browser, browser_context_args, phone) as (page, errors):
+        with touch_phone(browser, browser_context_args, phone) as page:
             page.goto(path)
             for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
                 expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
             short += [f"{path} (set up): {lab}" for lab in page.evaluate(LABS_OVER_THEIR_GUESS)]
-        assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not short, "\n".join(short)
 
 
@@ -470,7 +438,7 @@ def test_on_a_phone_nothing_moves_under_the_reader_as_a_page_loads(
     cumulative layout shift: the teacher's page read 0.195 and the language-model page
     0.098, from the print button shown late and the first blocks laid out late)."""
     moved: list[str] = []
-    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as (page, errors):
+    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as page:
         page.add_init_script(RECORD_SHIFTS)
         for path in site_pages(site):
             page.goto(path)
@@ -479,5 +447,4 @@ def test_on_a_phone_nothing_moves_under_the_reader_as_a_page_loads(
             shifts = page.evaluate("() => window.__layoutShifts")
             if sum(s["value"] for s in shifts) > UNSEEN_SHIFT:
                 moved += [f"{path}: {s['value']:.3f}, moving {s['moved']}" for s in shifts]
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
     assert not moved, "\n".join(moved)

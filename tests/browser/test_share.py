@@ -23,8 +23,8 @@ from tests.browser.support import (
     SCHEMES,
     SIMULATION,
     axe_violations,
+    own_page,
     use_scheme,
-    watch,
 )
 from tests.support.runs import CASES
 
@@ -66,12 +66,8 @@ def open_at(page: Page, address: str, lab_selector: str) -> Locator:
 @pytest.fixture
 def fresh(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
     """A page in a context of its own (no storage, no history), failing on its errors."""
-    context = browser.new_context(**browser_context_args)
-    page = context.new_page()
-    errors = watch(page)
-    yield page
-    context.close()
-    assert not errors.unexpected(), errors.unexpected()
+    with own_page(browser, browser_context_args) as page:
+        yield page
 
 
 def test_a_copied_link_reopens_the_same_settings_in_a_fresh_context(

@@ -14,9 +14,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from lab import check_visual_lab
 from lesson_hooks.fences.visual_lab import parse_page
-from tests.browser.conftest import PageErrors
-from tests.browser.support import BOOT, finger_drag
-from tests.conftest import ROOT, BuiltSite
+from tests.browser.support import BOOT, finger_drag, touch_phone
+from tests.conftest import ROOT
 
 (VISUAL_LAB,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
 SPEC: dict[str, Any] = VISUAL_LAB.spec
@@ -105,13 +104,6 @@ def key_until_focused(page: Page, target: Locator, key: str, limit: int = 20) ->
     expect(target).to_be_focused()
 
 
-def watch(page: Page) -> PageErrors:
-    errors = PageErrors()
-    page.on("console", errors.on_console)
-    page.on("pageerror", errors.on_page_error)
-    return errors
-
-
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
 HEADER = 48  # px: Material's header, fixed over the top of the viewport on a desktop
 
@@ -147,15 +139,9 @@ def pointer_drag(page: Page, source: Locator, target: Locator) -> None:
 
 
 @pytest.fixture
-def phone(browser: Browser, site: BuiltSite) -> Iterator[tuple[Page, PageErrors]]:
-    context = browser.new_context(
-        viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True, base_url=site.url
-    )
-    page = context.new_page()
-    errors = watch(page)
-    yield page, errors
-    context.close()
-    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    with touch_phone(browser, browser_context_args) as page:
+        yield page
 
 
 # ---------------------------------------------------------- back to top
@@ -168,11 +154,11 @@ SCROLL_UP_A_LITTLE = (
 
 
 def test_back_to_top_stays_off_the_chips_while_the_reader_works_in_the_lab(
-    phone: tuple[Page, PageErrors],
+    phone: Page,
 ) -> None:
     """Issue 39: scrolling up while placing concepts brought Material's "Back to top"
     pill over the top chip."""
-    page, _ = phone
+    page = phone
     page.goto("lesson/")
     lab = page.locator('[data-lab="visual-lab"]')
     expect(lab).to_have_attribute("data-lab-enhanced", "")
@@ -317,8 +303,8 @@ def test_solve_by_keyboard_only(page: Page) -> None:
 # ------------------------------------------------------------------- touch
 
 
-def test_solve_by_touch_on_a_phone(phone: tuple[Page, PageErrors]) -> None:
-    page, _ = phone
+def test_solve_by_touch_on_a_phone(phone: Page) -> None:
+    page = phone
     lab = open_lab(page)
 
     # Tap a chip, then tap a zone.
