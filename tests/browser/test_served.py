@@ -44,6 +44,15 @@ def _is_page(request_url: str, site: BuiltSite) -> bool:
 
 # Lighthouse's mobile preset: a Moto G Power's screen.
 LIGHTHOUSE_PHONE = {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75}
+# Phones from Lighthouse's down to the narrowest Material lays out for (lesson.css
+# guesses a lab's height by the width).
+PHONES = [
+    LIGHTHOUSE_PHONE,
+    {"viewport": PHONE_390},
+    {"viewport": {"width": 360, "height": 740}},
+    {"viewport": {"width": 320, "height": 568}},
+]
+PHONE_WIDTHS = [str(phone["viewport"]["width"]) for phone in PHONES]
 
 
 @pytest.fixture
@@ -319,7 +328,7 @@ LINES_OVER_THE_FOOTER = (
 )
 
 
-@pytest.mark.parametrize("phone", [LIGHTHOUSE_PHONE, {"viewport": PHONE_390}], ids=["412", "390"])
+@pytest.mark.parametrize("phone", PHONES, ids=PHONE_WIDTHS)
 def test_no_skipped_block_lays_its_lines_over_the_footer(
     browser: Browser, browser_context_args: dict, site: BuiltSite, phone: dict
 ) -> None:
@@ -352,7 +361,7 @@ LABS_OVER_THEIR_GUESS = (
 )
 
 
-@pytest.mark.parametrize("phone", [LIGHTHOUSE_PHONE, {"viewport": PHONE_390}], ids=["412", "390"])
+@pytest.mark.parametrize("phone", PHONES, ids=PHONE_WIDTHS)
 def test_each_lab_is_guessed_at_least_as_high_as_it_is_set_up_or_not(
     browser: Browser, browser_context_args: dict, phone: dict
 ) -> None:
