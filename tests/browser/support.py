@@ -363,12 +363,6 @@ def watch(page: Page) -> PageErrors:
     return errors
 
 
-def fail_on(errors: PageErrors) -> None:
-    """Fail the test on a page or console error ``errors`` saw and did not expect."""
-    unexpected = errors.unexpected()
-    assert not unexpected, "The page logged errors:\n" + "\n".join(unexpected)
-
-
 @contextmanager
 def own_page(
     browser: Browser, browser_context_args: dict, *, errors_fail: bool = True, **options: Any
@@ -384,8 +378,8 @@ def own_page(
         yield page
     finally:
         context.close()
-    if errors_fail:
-        fail_on(errors)
+    unexpected = errors.unexpected() if errors_fail else []
+    assert not unexpected, "The page logged errors:\n" + "\n".join(unexpected)
 
 
 @contextmanager
