@@ -168,10 +168,11 @@ def wait_for_editor(lab: Locator) -> None:
         raise AssertionError(f"no editor: {lab.evaluate(EDITOR_WAIT)}") from None
 
 
-# Elements wider than the screen inside ``root``, outside any horizontal scroller;
-# Material sets overflow-x: hidden on <html>, which would otherwise just clip them.
 # A phone the size the issue's walk used (issue 23: charts readable at 390 px).
 PHONE_390 = {"width": 390, "height": 844}
+# The narrowest screen Material lays out for (an iPhone SE of 2016; a wider phone with
+# its text enlarged).
+NARROWEST = {"width": 320, "height": 568}
 # Every chart text under `root` drawn smaller than 12 CSS px: its font size in the
 # SVG's units times the scale the SVG is drawn at (a fixed-size drawing scaled down
 # to a phone shrinks its text with it), rotated text (an axis title) included.
@@ -180,18 +181,23 @@ SMALL_CHART_TEXT = """(root) => [...root.querySelectorAll("svg text")].flatMap((
   const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(a, b);
   return size < 12 ? [`${t.textContent}: ${size.toFixed(1)} px`] : [];
 })"""
+# Elements past the screen's right edge inside ``root`` that no box on the screen
+# holds: not inside a horizontal scroller, nor a box that clips them (a formula's
+# MathML copy for screen readers, in a 1 px box). Material sets overflow-x: hidden on
+# <html>, which would otherwise just cut them off.
 CLIPPED = """(root) => {
   const limit = document.documentElement.clientWidth;
-  const scrolls = (el) => {
+  const held = (el) => {
     for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      if (["auto", "scroll"].includes(getComputedStyle(p).overflowX)) return true;
+      const fits = p.getBoundingClientRect().right <= limit + 1;
+      if (fits && getComputedStyle(p).overflowX !== "visible") return true;
     }
     return false;
   };
   return [...root.querySelectorAll("*")]
     .filter((el) => {
       const box = el.getBoundingClientRect();
-      return box.width > 0 && box.right > limit + 1 && !scrolls(el);
+      return box.width > 0 && box.right > limit + 1 && !held(el);
     })
     .map((el) => `${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className}`);
 }"""

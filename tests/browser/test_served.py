@@ -13,6 +13,7 @@ from tests.browser.support import (
     BOOT,
     CLIPPED,
     MAPPING,
+    NARROWEST,
     PHONE_390,
     SIMULATION,
     SKIPPABLE,
@@ -50,7 +51,7 @@ PHONES = [
     LIGHTHOUSE_PHONE,
     {"viewport": PHONE_390},
     {"viewport": {"width": 360, "height": 740}},
-    {"viewport": {"width": 320, "height": 568}},
+    {"viewport": NARROWEST},
 ]
 PHONE_WIDTHS = [str(phone["viewport"]["width"]) for phone in PHONES]
 
