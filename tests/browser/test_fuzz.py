@@ -327,6 +327,8 @@ def reader(
     errors = watch(page)
     yield request.param, page, errors
     context.close()
+    # The fuzzer reads the errors at each check; this reads those after its last one.
+    assert not errors.unexpected(), "The page logged errors:\n" + "\n".join(errors.unexpected())
 
 
 def test_random_interactions_keep_the_mapping_lab_consistent(
