@@ -43,6 +43,17 @@ def no_script_page(browser: Browser, browser_context_args: dict) -> Iterator[Pag
         context.close()
 
 
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
+    """A touch phone, 375 px wide, with the same site and service-worker settings as
+    `page`; the test fails on any page error it logs."""
+    # Imported here: support.py imports this module (PageErrors).
+    from tests.browser.support import touch_phone
+
+    with touch_phone(browser, browser_context_args) as page:
+        yield page
+
+
 class PageErrors:
     """Console errors and uncaught exceptions seen by a page during one test."""
 

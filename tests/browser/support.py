@@ -369,6 +369,17 @@ def watch(page: Page) -> PageErrors:
     return errors
 
 
+# The page's labs that run Python of their own (a guided experiment drives a lab).
+OWN_LABS = ".md-content__inner > .lab:not(.lab-experiment)"
+
+
+def wait_for_labs(page: Page) -> None:
+    """Every lab of the page ready where it stands, unscrolled (each is set up when the
+    browser is idle)."""
+    for lab in page.locator(OWN_LABS).all():
+        expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+
+
 @contextmanager
 def own_page(
     browser: Browser, browser_context_args: dict, *, errors_fail: bool = True, **options: Any

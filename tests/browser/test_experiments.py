@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -292,12 +291,6 @@ def test_every_experiment_on_the_page_runs_to_cpythons_outcome(page: Page, sourc
         expect_outcome(experiment, t.id, choice)
         expect(lab).to_have_attribute("data-lab-run", "done")
         expect_card_chart(page, experiment)
-
-
-@pytest.fixture
-def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
-    with touch_phone(browser, browser_context_args) as page:
-        yield page
 
 
 def test_by_touch_on_a_phone(phone: Page) -> None:

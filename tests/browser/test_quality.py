@@ -4,7 +4,6 @@ and in both labs after use, a keyboard-only walk, unique ids, and no other origi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -25,7 +24,6 @@ from tests.browser.support import (
     own_page,
     report,
     site_pages,
-    touch_phone,
     use_scheme,
 )
 from tests.conftest import BuiltSite
@@ -41,13 +39,6 @@ def show(page: Page, path: str, scheme: str) -> None:
     page.goto(path)
     use_scheme(page, scheme)  # and Material follows it
     open_all_details(page)
-
-
-@pytest.fixture
-def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
-    """A touch phone, 375 px wide, with the same site and service-worker settings as `page`."""
-    with touch_phone(browser, browser_context_args) as page:
-        yield page
 
 
 # --------------------------------------------------------------- axe-core

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from lab import check_quiz
 from lesson_hooks.fences.quiz import parse_page
-from tests.browser.support import BOOT, touch_phone
+from tests.browser.support import BOOT
 from tests.conftest import ROOT
 
 (QUIZ,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
@@ -116,12 +115,6 @@ def test_each_option_shows_the_same_feedback_as_cpython(page: Page, index: int) 
         else:
             word = "Correct." if graded["correct"] else "Incorrect."
             expect(verdict).to_have_text(f"{word} {graded['message']}")
-
-
-@pytest.fixture
-def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
-    with touch_phone(browser, browser_context_args) as page:
-        yield page
 
 
 def test_a_finger_answers_and_checks(phone: Page) -> None:

@@ -14,6 +14,7 @@ from tests.browser.support import (
     CLIPPED,
     MAPPING,
     NARROWEST,
+    OWN_LABS,
     PHONE_390,
     SIMULATION,
     SKIPPABLE,
@@ -23,6 +24,7 @@ from tests.browser.support import (
     site_pages,
     touch_phone,
     wait_for_editor,
+    wait_for_labs,
 )
 from tests.conftest import BuiltSite
 from tools.static_server import serving
@@ -270,8 +272,7 @@ def test_with_its_labs_set_up_far_below_a_page_is_accessible_as_it_stands(
     height put its links over the next card's radios)."""
     with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as page:
         page.goto(path)
-        for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
-            expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+        wait_for_labs(page)
         problems = axe_violations(page, f"{path} (labs set up, as loaded)", as_loaded=True)
     assert not problems, report(problems)
 
@@ -329,16 +330,16 @@ LINES_OVER_THE_FOOTER = (
 )
 
 
-@pytest.mark.parametrize("phone", PHONES, ids=PHONE_WIDTHS)
+@pytest.mark.parametrize("screen", PHONES, ids=PHONE_WIDTHS)
 def test_no_skipped_block_lays_its_lines_over_the_footer(
-    browser: Browser, browser_context_args: dict, site: BuiltSite, phone: dict
+    browser: Browser, browser_context_args: dict, site: BuiltSite, screen: dict
 ) -> None:
     """Lighthouse's contrast check, at load, read a link in the simulation reference's
     settings on the footer's dark background (one run in five): that definition list was
     skipped whole at a guess of 5rem, and its 8,000 px of lines lay through the page's
     last blocks and over the footer. On a phone, no page's skipped lines reach the footer."""
     found: list[str] = []
-    with touch_phone(browser, browser_context_args, phone) as page:
+    with touch_phone(browser, browser_context_args, screen) as page:
         for path in site_pages(site):
             page.goto(path)
             found += [f"{path}: {line}" for line in page.evaluate(LINES_OVER_THE_FOOTER)]
@@ -362,9 +363,9 @@ LABS_OVER_THEIR_GUESS = (
 )
 
 
-@pytest.mark.parametrize("phone", PHONES, ids=PHONE_WIDTHS)
+@pytest.mark.parametrize("screen", PHONES, ids=PHONE_WIDTHS)
 def test_each_lab_is_guessed_at_least_as_high_as_it_is_set_up_or_not(
-    browser: Browser, browser_context_args: dict, phone: dict
+    browser: Browser, browser_context_args: dict, screen: dict
 ) -> None:
     """A lab far below is skipped at a guess of its height. Guessed short, its lines, laid
     out when a tool asks, lie over the blocks below it (the language-model page's exercise
@@ -372,13 +373,12 @@ def test_each_lab_is_guessed_at_least_as_high_as_it_is_set_up_or_not(
     served, with no script, and with every lab set up."""
     short: list[str] = []
     for path in ("lesson/", "simulation/", "language-models/"):
-        with touch_phone(browser, browser_context_args, phone, java_script_enabled=False) as page:
+        with touch_phone(browser, browser_context_args, screen, java_script_enabled=False) as page:
             page.goto(path)
             short += [f"{path} (no script): {lab}" for lab in page.evaluate(LABS_OVER_THEIR_GUESS)]
-        with touch_phone(browser, browser_context_args, phone) as page:
+        with touch_phone(browser, browser_context_args, screen) as page:
             page.goto(path)
-            for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
-                expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+            wait_for_labs(page)
             short += [f"{path} (set up): {lab}" for lab in page.evaluate(LABS_OVER_THEIR_GUESS)]
     assert not short, "\n".join(short)
 
@@ -413,7 +413,7 @@ def test_a_lab_page_loads_without_its_labs_and_sets_all_up_unscrolled(
     phone_page.add_init_script(LABS_AT_LOAD)
     phone_page.goto(path)
     assert phone_page.evaluate("() => window.__labsAtLoad") == {"setUp": 0, "rendered": []}
-    for lab in phone_page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
+    for lab in phone_page.locator(OWN_LABS).all():
         expect(lab).to_have_attribute("data-lab-state", re.compile(r"."), timeout=BOOT)
     assert phone_page.evaluate("() => scrollY") == 0
 

@@ -9,12 +9,12 @@ from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.support import (
-    BOOT,
     CLIPPED,
     NARROWEST,
     PHONE_390,
     every_block_laid_out,
     site_pages,
+    wait_for_labs,
 )
 from tests.conftest import BuiltSite
 
@@ -161,8 +161,7 @@ def test_nothing_overflows_the_narrowest_phone_screen(page: Page, site: BuiltSit
     wide: list[str] = []
     for path in site_pages(site):
         page.goto(path)
-        for lab in page.locator(".md-content__inner > .lab:not(.lab-experiment)").all():
-            expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
+        wait_for_labs(page)
         # Open every collapsed block so its contents are measured too.
         page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
         with every_block_laid_out(page):

@@ -5,16 +5,15 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from lab import check_visual_lab
 from lesson_hooks.fences.visual_lab import parse_page
-from tests.browser.support import BOOT, finger_drag, touch_phone
+from tests.browser.support import BOOT, finger_drag
 from tests.conftest import ROOT
 
 (VISUAL_LAB,) = parse_page((ROOT / "docs" / "lesson.md").read_text(encoding="utf-8"), "lesson")
@@ -136,12 +135,6 @@ def pointer_drag(page: Page, source: Locator, target: Locator) -> None:
     page.mouse.down()
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=10)
     page.mouse.up()
-
-
-@pytest.fixture
-def phone(browser: Browser, browser_context_args: dict) -> Iterator[Page]:
-    with touch_phone(browser, browser_context_args) as page:
-        yield page
 
 
 # ---------------------------------------------------------- back to top
