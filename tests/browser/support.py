@@ -380,6 +380,13 @@ def wait_for_labs(page: Page) -> None:
         expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
 
 
+def wait_for_progress(lab: Locator, timeout: float) -> None:
+    """Wait until Python reports a long run's progress, whatever its words: a phase can
+    come and go between two of expect's polls (the language models' first seed trains
+    in about a second), so waiting for one phase's words is a race."""
+    expect(lab.locator("[data-lab-progress]")).to_have_text(re.compile(r"\S"), timeout=timeout)
+
+
 @contextmanager
 def own_page(
     browser: Browser, browser_context_args: dict, *, errors_fail: bool = True, **options: Any

@@ -16,7 +16,15 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request,
 
 from lab import original_source
 from tests.browser.conftest import PageErrors
-from tests.browser.support import BOOT, WATCH, lab_log, open_code, site_pages, wait_for_editor
+from tests.browser.support import (
+    BOOT,
+    WATCH,
+    lab_log,
+    open_code,
+    site_pages,
+    wait_for_editor,
+    wait_for_progress,
+)
 from tests.conftest import BuiltSite
 from tools.bench import RUNAWAY_CODE, STOPS_IN_A_ROW, STOPS_IN_A_TEST
 
@@ -213,7 +221,7 @@ def test_stop_interrupts_the_language_model_lab_too(page: Page) -> None:
     for name, value in {"updates": "1000", "seeds": "50"}.items():
         lab.locator(f'[data-lab-field="{name}"]').fill(value)
     button(lab, "Run").click()
-    expect(lab.locator("[data-lab-progress]")).to_contain_text("Training:", timeout=RUN)
+    wait_for_progress(lab, RUN)
     button(lab, "Stop").click()
     expect(lab).to_have_attribute("data-lab-run", "stopped")
     expect(summary(lab)).to_have_text("Stopped; run again when you like.")

@@ -23,6 +23,7 @@ from tests.browser.support import (
     duplicate_ids,
     open_all_details,
     use_scheme,
+    wait_for_progress,
 )
 
 LAB = '[data-lab="language-models"]'
@@ -254,7 +255,7 @@ def test_stop_ends_a_long_run_and_python_comes_back(page: Page) -> None:
     lab = open_lab(page)
     settle(lab, updates="1000", seeds="50", compare_communication=True)
     button(lab, "Run").click()
-    expect(lab.locator("[data-lab-progress]")).to_contain_text("Training:", timeout=RUN)
+    wait_for_progress(lab, RUN)
     stop = button(lab, "Stop")
     expect(stop).to_be_enabled()
     stop.click()
