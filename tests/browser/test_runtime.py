@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
-from playwright.sync_api import Page, Request, Route, expect
+from playwright.sync_api import Locator, Page, Request, Route, expect
 
 from lesson_hooks.build.rules import download_figures
 from lesson_hooks.support.paths import RUNTIME_MANIFEST
@@ -30,6 +31,24 @@ def pyodide_requests(page: Page) -> list[str]:
     return seen
 
 
+def stop_the_clock(page: Page) -> None:
+    """Only run_for moves the page's clock from here on. Installed and left running, it
+    also moved with the test's own time: a page that took over a second to load on a busy
+    machine was past its 5 s of reading after run_for(4_000) (a CI run)."""
+    page.clock.install(time=0)
+    page.clock.pause_at(1_000)
+
+
+def run_clock_until_set_up(page: Page, lab: Locator) -> None:
+    """Run the stopped clock in 50 ms steps until the lab is set up: its set-up waits on
+    the page's modules (real time moves them) and then on the browser's idle time (the
+    clock does). The step bounds how long after its set-up the lab is first seen."""
+    deadline = time.monotonic() + BOOT / 1000
+    while lab.get_attribute("data-lab-state") is None:
+        assert time.monotonic() < deadline, "the lab was never set up"
+        page.clock.run_for(50)
+
+
 def test_readers_who_never_reach_a_lab_never_download_python(page: Page) -> None:
     """Pages without a lab, and a lab page only passed through (loaded, not read)."""
     seen = pyodide_requests(page)
@@ -43,12 +62,14 @@ def test_readers_who_never_reach_a_lab_never_download_python(page: Page) -> None
 def test_python_starts_while_the_reader_reads_far_above_the_lab(page: Page) -> None:
     """Reading the lesson's top for a few seconds starts Python, so the Visual Lab,
     minutes of reading further down, is ready when the reader gets there."""
-    page.clock.install()
+    stop_the_clock(page)
     seen = pyodide_requests(page)
     page.goto("lesson/")
     lab = page.locator(LAB).first
+    run_clock_until_set_up(page, lab)
     expect(lab).to_have_attribute("data-lab-state", "idle")
     page.clock.run_for(6_000)  # the page visible, the reader reading
+    page.clock.resume()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     assert any(url.endswith("pyodide.asm.wasm") for url in seen)
     box = lab.bounding_box()
@@ -68,20 +89,22 @@ def test_the_status_line_says_when_python_starts_and_what_it_downloads(
 ) -> None:
     """Issue 39: the line said "Python starts when you reach the lab" while 21 MB
     started downloading 5 s after arrival; it now says that, with the build's figure."""
-    page.clock.install()
+    stop_the_clock(page)
     seen = pyodide_requests(page)
     page.goto("lesson/")
     lab = page.locator(LAB).first
     status = lab.get_by_role("status")
+    run_clock_until_set_up(page, lab)
     expect(status).to_have_text(
         f"Python starts after 5 s on this page, or sooner when you scroll down or reach a "
         f"lab: about {megabytes(site):.1f} MB to download, unless this browser has it already."
     )
     assert megabytes(site) > 15  # the snapshot included: about 21 MB
-    page.clock.run_for(4_000)
+    page.clock.run_for(3_900)  # 4 s since the lab was set up
     expect(lab).to_have_attribute("data-lab-state", "idle")
     assert seen == []
     page.clock.run_for(2_000)  # as the line said: after 5 s
+    page.clock.resume()
     expect(lab).to_have_attribute("data-lab-state", "ready", timeout=BOOT)
     assert any(url.endswith("pyodide.asm.wasm") for url in seen)
 
