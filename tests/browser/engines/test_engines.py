@@ -258,10 +258,18 @@ def test_the_simulation_runs_and_the_editor_edits_runs_and_resets(
     assert engine.call(EDITOR_TEXT) == ORIGINAL
 
 
+# Whether the site's service worker controls the page.
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+
+
 def test_the_time_limit_and_stop_restart_python_and_the_lab_recovers(
     engine: Engine, origin: StaticServer
 ) -> None:
+    # A first visit, once the service worker controls it (not isolated yet): the restarts'
+    # new workers fetch Python through it.
     open_simulation(engine, origin)
+    engine.wait_for(CONTROLLED, timeout=BOOT_SECONDS, what="the service worker to control the page")
+    assert engine.call("() => crossOriginIsolated") is False
     limit = f'{SIMULATION} select[id$="time-limit"]'
     engine.call(SELECT, limit, "2")
     type_at_the_end(engine, "while True: pass")
@@ -326,7 +334,6 @@ def test_a_guided_experiments_outcome_is_in_view_when_its_run_ends(
 # cannot interrupt, it and the time limit restart Python, as on a first visit.
 ISOLATED = {"chromium": True, "firefox": True, "webkit": True}
 INTERRUPTS = {"chromium": True, "firefox": True, "webkit": False}
-CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 INTERRUPTS_JS = """async () => {
   const { getRuntime } = await import(new URL("assets/lab/client.js", __md_scope));
   return getRuntime().interrupts;
@@ -351,11 +358,11 @@ def stop_a_runaway_loop(engine: Engine, *, restarts: bool) -> None:
 def test_the_time_limit_before_and_after_the_service_worker_isolates_the_page(
     engine: Engine, origin: StaticServer
 ) -> None:
-    # A first visit: the service worker takes the page, which stays not isolated.
+    # A first visit: the service worker takes the page, which stays not isolated (the
+    # time-limit test above restarts Python on such a page).
     open_simulation(engine, origin)
     engine.wait_for(CONTROLLED, timeout=BOOT_SECONDS, what="the service worker to control the page")
     assert engine.call("() => crossOriginIsolated") is False
-    stop_a_runaway_loop(engine, restarts=True)
 
     # The next visit: served by the service worker.
     open_simulation(engine, origin)
