@@ -169,19 +169,15 @@ def test_the_card_shows_its_runs_progress_then_its_result(page: Page) -> None:
     experiment.evaluate(RECORD_STATUS)
     radio(experiment, t, t.answer).click()
     run_button(experiment).click()
-    status = experiment.locator("[data-lab-experiment-status]")
     expect(experiment).to_have_attribute("data-lab-experiment-state", "running")
-    expect(status).to_contain_text(
-        re.compile(r"Running in the lab with this experiment's settings\. Training seed \d+ of 20"),
-        timeout=BOOT,
-    )
     expect(experiment.locator("[data-lab-experiment-result]")).to_be_hidden()
     expect_outcome(experiment, t.id, t.answer)
+    # Read from the record, not polled: one seed's words may last less than a poll.
     seen = page.evaluate("window.seenStatus")
     mirrored = [
         s for s in seen if s.startswith("Running in the lab with this experiment's settings. ")
     ]
-    assert mirrored
+    assert [s for s in mirrored if re.search(r"\. Training seed \d+ of 20\b", s)], seen
     # Each reads as news of the run, never the status line's "Python is ready." (issue 39).
     assert not [s for s in mirrored if s.endswith("Python is ready.")]
     # The card's own compact result: the outcome, the counts over seeds, the way to the charts.

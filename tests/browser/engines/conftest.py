@@ -42,8 +42,8 @@ def chromium_browser(browser: Browser) -> chromium.Chromium:
     return chromium.Chromium(browser)  # Playwright's, launched by tests/browser/conftest.py
 
 
-# Module scope: the engines quit as soon as their tests are done. A WebKit web process
-# left open was seen using a core for the rest of the suite.
+# Module scope: Firefox quits as soon as its tests are done (its tabs close with their
+# workers; WebKit's browser is one per test, below).
 @pytest.fixture(scope="module")
 def firefox_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[firefox.Firefox]:
     if firefox.binary() is None:
@@ -54,16 +54,23 @@ def firefox_browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[firefo
 
 
 @pytest.fixture(scope="module")
-def webkit_browser() -> Iterator[webkit.WebKit]:
+def webkit_display() -> Iterator[webkit.Display]:
     if lacking := webkit.missing():
         unavailable("webkit", f"{', '.join(lacking)} not installed (webkit2gtk-driver, xvfb)")
     display = webkit.Display()
-    try:
-        browser = webkit.WebKit(display)
-        yield browser
-        browser.quit()
-    finally:
-        display.close()
+    yield display
+    display.close()
+
+
+# A MiniBrowser per test (it starts in under half a second): WebKitGTK's Worker.terminate()
+# does not stop a worker busy in Python's WebAssembly, so each runaway loop the lab stopped by
+# restarting Python left a thread using a core, after its tab and window had gone, until the
+# browser quit (three of them slowed the rest of the suite, both workers, by half).
+@pytest.fixture
+def webkit_browser(webkit_display: webkit.Display) -> Iterator[webkit.WebKit]:
+    browser = webkit.WebKit(webkit_display)
+    yield browser
+    browser.quit()
 
 
 @pytest.fixture(params=ENGINES)
