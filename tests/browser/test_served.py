@@ -55,6 +55,7 @@ PHONES = [
     {"viewport": {"width": 360, "height": 740}},
     {"viewport": NARROWEST},
 ]
+PHONE_WIDTHS = [str(phone["viewport"]["width"]) for phone in PHONES]
 # Two frames: what the page's own scripts redo on a resize (observers) is done.
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
@@ -343,20 +344,21 @@ LINES_OVER_THE_FOOTER = (
 )
 
 
+# A load per width, not a resize: a block the browser skips keeps the lines it was laid
+# out with at the first width (a quiz guessed short at 320 px went unseen after a resize).
+@pytest.mark.parametrize("screen", PHONES, ids=PHONE_WIDTHS)
 def test_no_skipped_block_lays_its_lines_over_the_footer(
-    browser: Browser, browser_context_args: dict, site: BuiltSite
+    browser: Browser, browser_context_args: dict, site: BuiltSite, screen: dict
 ) -> None:
     """Lighthouse's contrast check, at load, read a link in the simulation reference's
     settings on the footer's dark background (one run in five): that definition list was
     skipped whole at a guess of 5rem, and its 8,000 px of lines lay through the page's
     last blocks and over the footer. On a phone, no page's skipped lines reach the footer."""
     found: list[str] = []
-    with touch_phone(browser, browser_context_args, LIGHTHOUSE_PHONE) as page:
+    with touch_phone(browser, browser_context_args, screen) as page:
         for path in site_pages(site):
             page.goto(path)
-            for width in each_phone_width(page):
-                lines = page.evaluate(LINES_OVER_THE_FOOTER)
-                found += [f"{path} at {width}: {line}" for line in lines]
+            found += [f"{path}: {line}" for line in page.evaluate(LINES_OVER_THE_FOOTER)]
     assert not found, "\n".join(found)
 
 
